@@ -1,0 +1,23 @@
+#pragma once
+// metrics.jsonl: one JSON object per line, per training log or validation event, flushed as
+// written so that a crash loses nothing already reported.
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+namespace s2s::util {
+
+class MetricsLog {
+ public:
+  MetricsLog() = default;
+  // Appends to `path` (resumed runs continue the same file).
+  explicit MetricsLog(const std::string& path);
+  void write(const nlohmann::json& event);
+
+ private:
+  std::ofstream out_;
+};
+
+}  // namespace s2s::util
