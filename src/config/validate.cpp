@@ -1,0 +1,203 @@
+// Range and choice rules of the config, one per line, checked once before anything is built.
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "config/config.h"
+#include "config/json_io.h"
+#include "util/error.h"
+
+namespace s2s::config {
+namespace {
+
+template <class T>
+std::string to_text(const T& value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+template <class T>
+void require(bool ok, const char* key, const char* rule, const T& value) {
+  if (!ok) throw ConfigError(std::string(key) + " " + rule + ", got " + to_text(value));
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+void require_choice(const char* key, const std::string& value,
+                    const std::vector<std::string>& choices) {
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
+  std::string message = std::string(key) + ": unknown value '" + value + "' (valid: " +
+                        join(choices) + ")";
+  const std::string hint = closest_key(value, choices);
+  if (!hint.empty()) message += "; did you mean '" + hint + "'?";
+  throw ConfigError(message);
+}
+
+bool is_device(const std::string& device) {
+  if (device == "auto" || device == "cpu" || device == "cuda") return true;
+  if (device.rfind("cuda:", 0) != 0 || device.size() == 5) return false;
+  return std::all_of(device.begin() + 5, device.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+void validate_data(const DataConfig& d) {
+  require_choice("data.format", d.format, {"parallel", "tsv"});
+  require_choice("data.tokenizer", d.tokenizer, {"word", "whitespace"});
+  require(d.max_len >= 0, "data.max_len", "must be >= 0 (0 = no limit)", d.max_len);
+  require(d.src_min_freq >= 1, "data.src_min_freq", "must be >= 1", d.src_min_freq);
+  require(d.tgt_min_freq >= 1, "data.tgt_min_freq", "must be >= 1", d.tgt_min_freq);
+  require(d.src_max_vocab == 0 || d.src_max_vocab > 4, "data.src_max_vocab",
+          "must be 0 (no cap) or more than the 4 special tokens", d.src_max_vocab);
+  require(d.tgt_max_vocab == 0 || d.tgt_max_vocab > 4, "data.tgt_max_vocab",
+          "must be 0 (no cap) or more than the 4 special tokens", d.tgt_max_vocab);
+  if (d.format == "parallel") {
+    require(!d.src_ext.empty(), "data.src_ext", "must not be empty", "\"\"");
+    require(!d.tgt_ext.empty(), "data.tgt_ext", "must not be empty", "\"\"");
+    require(d.src_ext != d.tgt_ext, "data.tgt_ext", "must differ from data.src_ext", d.tgt_ext);
+  }
+}
+
+void validate_model(const ModelConfig& m) {
+  require(m.emb_size > 0, "model.emb_size", "must be > 0", m.emb_size);
+  require(m.hidden_size > 0, "model.hidden_size", "must be > 0", m.hidden_size);
+  require_choice("model.init", m.init, init_names());
+  require(m.init_scale > 0, "model.init_scale", "must be > 0", m.init_scale);
+  require(m.encoder.layers >= 1, "model.encoder.layers", "must be >= 1", m.encoder.layers);
+  require(m.encoder.dropout >= 0 && m.encoder.dropout < 1, "model.encoder.dropout",
+          "must be in [0, 1)", m.encoder.dropout);
+  require(m.encoder.self_attention_heads >= 1, "model.encoder.self_attention_heads",
+          "must be >= 1", m.encoder.self_attention_heads);
+  require(!m.encoder.self_attention || (2 * m.hidden_size) % m.encoder.self_attention_heads == 0,
+          "model.encoder.self_attention_heads",
+          "must divide the encoder state size (2 * model.hidden_size)",
+          m.encoder.self_attention_heads);
+  require_choice("model.decoder.style", m.decoder.style, {"bahdanau", "luong"});
+  require(m.decoder.layers >= 1, "model.decoder.layers", "must be >= 1", m.decoder.layers);
+  require(m.decoder.dropout >= 0 && m.decoder.dropout < 1, "model.decoder.dropout",
+          "must be in [0, 1)", m.decoder.dropout);
+  require_choice("model.decoder.bridge", m.decoder.bridge, {"tanh", "zero"});
+
+  const AttentionConfig& a = m.attention;
+  require_choice("model.attention.scorer", a.scorer, scorer_names());
+  require(a.size >= 0, "model.attention.size", "must be >= 0 (0 = decoder hidden size)", a.size);
+  require(a.heads >= 1, "model.attention.heads", "must be >= 1", a.heads);
+  // Heads split the attention size and the key/value size (encoder states 2H, or A with
+  // key_value) into equal slices.
+  const int64_t size = a.size > 0 ? a.size : m.hidden_size;
+  const int64_t key_size = a.key_value ? size : 2 * m.hidden_size;
+  if (size % a.heads != 0 || key_size % a.heads != 0) {
+    throw ConfigError("model.attention.heads must divide the attention size (" +
+                      std::to_string(size) + ") and the key size (" + std::to_string(key_size) +
+                      "), got " + std::to_string(a.heads));
+  }
+  require(a.rank >= 0, "model.attention.rank", "must be >= 0 (0 = full bilinear)", a.rank);
+  require(a.rank == 0 || a.scorer == "bilinear", "model.attention.rank",
+          "is only used by the bilinear scorer; set it to 0", a.rank);
+}
+
+void validate_training(const TrainingConfig& t) {
+  require_choice("training.optimizer", t.optimizer, {"adam", "sgd"});
+  require(t.learning_rate > 0, "training.learning_rate", "must be > 0", t.learning_rate);
+  require(t.momentum >= 0 && t.momentum < 1, "training.momentum", "must be in [0, 1)", t.momentum);
+  require(t.weight_decay >= 0, "training.weight_decay", "must be >= 0", t.weight_decay);
+  require(t.clip_grad_norm >= 0, "training.clip_grad_norm", "must be >= 0 (0 = off)",
+          t.clip_grad_norm);
+  require(t.teacher_forcing >= 0 && t.teacher_forcing <= 1, "training.teacher_forcing",
+          "must be in [0, 1]", t.teacher_forcing);
+  require(t.label_smoothing >= 0 && t.label_smoothing < 1, "training.label_smoothing",
+          "must be in [0, 1)", t.label_smoothing);
+  require(t.batch_size >= 1, "training.batch_size", "must be >= 1", t.batch_size);
+  require_choice("training.batch_type", t.batch_type, {"sentences", "tokens"});
+  require(t.bucket_batches >= 0, "training.bucket_batches", "must be >= 0", t.bucket_batches);
+  require(t.epochs >= 1, "training.epochs", "must be >= 1", t.epochs);
+  require(t.max_steps >= 0, "training.max_steps", "must be >= 0 (0 = no limit)", t.max_steps);
+  require_choice("training.lr_schedule", t.lr_schedule, {"constant", "plateau"});
+  require(t.lr_decay > 0 && t.lr_decay < 1, "training.lr_decay", "must be in (0, 1)", t.lr_decay);
+  require(t.lr_patience >= 0, "training.lr_patience", "must be >= 0", t.lr_patience);
+  require(t.min_lr >= 0, "training.min_lr", "must be >= 0", t.min_lr);
+  require(t.validate_every >= 0, "training.validate_every", "must be >= 0 (0 = each epoch)",
+          t.validate_every);
+  require(t.log_every >= 1, "training.log_every", "must be >= 1", t.log_every);
+  require_choice("training.early_stopping_metric", t.early_stopping_metric,
+                 {"bleu", "loss", "ppl"});
+  require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);
+  require(t.num_samples >= 0, "training.num_samples", "must be >= 0", t.num_samples);
+  require(t.threads >= 0, "training.threads", "must be >= 0 (0 = all cores)", t.threads);
+}
+
+void validate_evaluation(const EvaluationConfig& e) {
+  require(e.beam_size >= 1, "evaluation.beam_size", "must be >= 1", e.beam_size);
+  require(e.length_penalty >= 0, "evaluation.length_penalty", "must be >= 0", e.length_penalty);
+  require(e.n_best >= 1 && e.n_best <= e.beam_size, "evaluation.n_best",
+          "must be in [1, evaluation.beam_size]", e.n_best);
+  require(e.max_len_ratio > 0, "evaluation.max_len_ratio", "must be > 0", e.max_len_ratio);
+  require(e.max_len_extra >= 0, "evaluation.max_len_extra", "must be >= 0", e.max_len_extra);
+  require(e.batch_size >= 1, "evaluation.batch_size", "must be >= 1", e.batch_size);
+  require_choice("evaluation.bleu_tokenize", e.bleu_tokenize, {"13a", "none", "char", "intl"});
+  require(e.heatmaps >= 0, "evaluation.heatmaps", "must be >= 0", e.heatmaps);
+}
+
+void require_corpus(const DataConfig& d, const char* key, const std::string& path, bool needed) {
+  if (path.empty()) {
+    if (needed) throw ConfigError(std::string(key) + " must name a corpus");
+    return;
+  }
+  std::vector<std::string> files;
+  if (d.format == "tsv") {
+    files = {path};
+  } else {
+    files = {path + "." + d.src_ext, path + "." + d.tgt_ext};
+  }
+  for (const auto& file : files) {
+    if (!std::filesystem::is_regular_file(file)) {
+      throw ConfigError(std::string(key) + ": file not found: " + file);
+    }
+  }
+}
+
+void require_file(const char* key, const std::string& path) {
+  if (!path.empty() && !std::filesystem::is_regular_file(path)) {
+    throw ConfigError(std::string(key) + ": file not found: " + path);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& scorer_names() {
+  static const std::vector<std::string> names = {"additive", "dot", "scaled_dot", "bilinear",
+                                                 "none"};
+  return names;
+}
+
+const std::vector<std::string>& init_names() {
+  static const std::vector<std::string> names = {"xavier_uniform", "xavier_normal", "uniform",
+                                                 "normal"};
+  return names;
+}
+
+void validate(const Config& c) {
+  require(!c.run_dir.empty(), "run_dir", "must not be empty", "\"\"");
+  require(c.seed >= 0, "seed", "must be >= 0", c.seed);
+  if (!is_device(c.device)) {
+    throw ConfigError("device: unknown value '" + c.device + "' (valid: auto, cpu, cuda, cuda:N)");
+  }
+  validate_data(c.data);
+  validate_model(c.model);
+  validate_training(c.training);
+  validate_evaluation(c.evaluation);
+}
+
+void validate_files(const Config& c) {
+  require_corpus(c.data, "data.train", c.data.train, /*needed=*/true);
+  require_corpus(c.data, "data.valid", c.data.valid, /*needed=*/true);
+  require_corpus(c.data, "data.test", c.data.test, /*needed=*/false);
+  require_file("data.valid_alignments", c.data.valid_alignments);
+  require_file("data.test_alignments", c.data.test_alignments);
+}
+
+}  // namespace s2s::config
