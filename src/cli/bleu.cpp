@@ -1,0 +1,107 @@
+#include "cli/bleu.h"
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "metrics/bleu.h"
+#include "metrics/chrf.h"
+#include "metrics/metric_input.h"
+#include "metrics/sacre_tokenizers.h"
+#include "util/error.h"
+
+namespace s2s::cli {
+namespace {
+
+// The checks sacreBLEU makes, with messages that name the files.
+void check_files(const BleuOptions& options, const std::vector<std::string>& hyps,
+                 const std::vector<std::string>& refs) {
+  if (hyps.size() != refs.size()) {
+    throw InputError("'" + options.hyp + "' has " + std::to_string(hyps.size()) + " lines but '" +
+                     options.ref + "' has " + std::to_string(refs.size()) +
+                     "; hypotheses and references must pair up line by line");
+  }
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    if (refs[i].empty()) {
+      throw InputError("'" + options.ref + "' line " + std::to_string(i + 1) +
+                       " is empty; sacreBLEU refuses empty references");
+    }
+  }
+}
+
+void print_text(const metrics::BleuResult& bleu, const std::optional<metrics::ChrfResult>& chrf) {
+  std::cout << bleu.format() << "\n"
+            << "signature: " << bleu.signature() << "\n";
+  if (chrf)
+    std::cout << chrf->format() << "\n"
+              << "signature: " << chrf->signature() << "\n";
+}
+
+void print_json(const metrics::BleuResult& bleu, const std::optional<metrics::ChrfResult>& chrf) {
+  nlohmann::ordered_json out;
+  out["name"] = "BLEU";
+  out["score"] = bleu.score;
+  out["signature"] = bleu.signature();
+  out["counts"] = bleu.counts;
+  out["totals"] = bleu.totals;
+  out["precisions"] = bleu.precisions;
+  out["bp"] = bleu.bp;
+  out["ratio"] = bleu.ratio();
+  out["sys_len"] = bleu.sys_len;
+  out["ref_len"] = bleu.ref_len;
+  if (chrf) {
+    out["chrf"] = {
+        {"name", chrf->name()}, {"score", chrf->score}, {"signature", chrf->signature()}};
+  }
+  std::cout << out.dump(/*indent=*/1) << "\n";
+}
+
+}  // namespace
+
+void setup_bleu(CLI::App& app) {
+  auto options = std::make_shared<BleuOptions>();
+  CLI::App* sub =
+      app.add_subcommand("bleu", "Score translations with sacreBLEU-compatible BLEU and chrF");
+  sub->add_option("--hyp", options->hyp, "Hypotheses, one sentence a line (UTF-8)")->required();
+  sub->add_option("--ref", options->ref, "References, line by line with the hypotheses")
+      ->required();
+  sub->add_option("--tokenize", options->tokenize, "sacreBLEU tokenizer")
+      ->check(CLI::IsMember(metrics::sacre_tokenizer_names()))
+      ->capture_default_str();
+  sub->add_flag("--lowercase", options->lowercase, "Lower-case hypotheses and references first");
+  sub->add_option("--smooth", options->smooth, "BLEU smoothing of zero n-gram matches")
+      ->check(CLI::IsMember(metrics::bleu_smooth_names()))
+      ->capture_default_str();
+  sub->add_flag("--chrf", options->chrf, "Also report chrF (character 6-grams, beta 2)");
+  sub->add_flag("--json", options->json, "Print one JSON object instead of text");
+  sub->callback([options] { run_bleu(*options); });
+}
+
+void run_bleu(const BleuOptions& options) {
+  metrics::BleuOptions bleu_options;
+  bleu_options.tokenize = options.tokenize;
+  bleu_options.lowercase = options.lowercase;
+  bleu_options.smooth = metrics::parse_bleu_smooth(options.smooth);
+  metrics::validate_bleu_options(bleu_options);
+
+  const std::vector<std::string> hyps = metrics::read_text_lines(options.hyp);
+  const std::vector<std::string> refs = metrics::read_text_lines(options.ref);
+  check_files(options, hyps, refs);
+
+  const metrics::BleuResult bleu = metrics::corpus_bleu(hyps, refs, bleu_options);
+  std::optional<metrics::ChrfResult> chrf;
+  if (options.chrf) {
+    metrics::ChrfOptions chrf_options;
+    chrf_options.lowercase = options.lowercase;
+    chrf = metrics::corpus_chrf(hyps, refs, chrf_options);
+  }
+  if (options.json) {
+    print_json(bleu, chrf);
+  } else {
+    print_text(bleu, chrf);
+  }
+}
+
+}  // namespace s2s::cli

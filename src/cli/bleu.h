@@ -1,0 +1,27 @@
+#pragma once
+// `s2s bleu`: scores a file of translations against a file of references with sacreBLEU-2.6.0-
+// compatible corpus BLEU (and chrF on request), printing sacreBLEU's line and signature or JSON.
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace s2s::cli {
+
+struct BleuOptions {
+  std::string hyp;               // hypotheses, one sentence a line (UTF-8)
+  std::string ref;               // references, line by line with the hypotheses
+  std::string tokenize = "13a";  // sacreBLEU tokenizer: 13a, intl, char or none
+  bool lowercase = false;        // case-insensitive BLEU (and chrF)
+  std::string smooth = "exp";    // BLEU smoothing: exp, floor, add-k or none
+  bool chrf = false;             // also report chrF
+  bool json = false;             // one JSON object instead of text lines
+};
+
+// Registers the `bleu` subcommand on `app`; its callback runs run_bleu.
+void setup_bleu(CLI::App& app);
+
+// Reads both files, scores them and prints the result to stdout. Throws s2s::InputError for a
+// missing file, invalid UTF-8, mismatched line counts or an empty reference.
+void run_bleu(const BleuOptions& options);
+
+}  // namespace s2s::cli

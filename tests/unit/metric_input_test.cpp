@@ -1,0 +1,92 @@
+// Reading hypothesis/reference files and the checks sacreBLEU makes on them.
+
+#include "metrics/metric_input.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "util/error.h"
+
+namespace s2s::metrics {
+namespace {
+
+using Lines = std::vector<std::string>;
+
+class ReadTextLinesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ =
+        std::filesystem::temp_directory_path() / (std::string("s2s_metric_input_") + info->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& bytes) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(ReadTextLinesTest, SplitsOnNewlinesWithOrWithoutAFinalOne) {
+  EXPECT_EQ(read_text_lines(write("a.txt", "one\ntwo\n")), (Lines{"one", "two"}));
+  EXPECT_EQ(read_text_lines(write("b.txt", "one\ntwo")), (Lines{"one", "two"}));
+  EXPECT_EQ(read_text_lines(write("c.txt", "")), Lines{});
+  EXPECT_EQ(read_text_lines(write("d.txt", "\n\n")), (Lines{"", ""}));
+}
+
+TEST_F(ReadTextLinesTest, StripsCrlfAndByteOrderMark) {
+  EXPECT_EQ(read_text_lines(write("a.txt", "\xEF\xBB\xBFone\r\ntwo \r\n")), (Lines{"one", "two "}));
+}
+
+TEST_F(ReadTextLinesTest, KeepsOtherWhitespace) {
+  EXPECT_EQ(read_text_lines(write("a.txt", "  a\tb  \n")), (Lines{"  a\tb  "}));
+}
+
+TEST_F(ReadTextLinesTest, MissingFileNamesThePath) {
+  const std::string path = (dir_ / "missing.txt").string();
+  try {
+    read_text_lines(path);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(ReadTextLinesTest, InvalidUtf8NamesPathAndLine) {
+  const std::string path = write("bad.txt", "fine\nbad \xC0\xAF\n");
+  try {
+    read_text_lines(path);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find("line 2"), std::string::npos) << message;
+  }
+}
+
+TEST(CheckHypsRefsTest, CountsMustMatchAndReferencesMustNotBeEmpty) {
+  EXPECT_NO_THROW(check_hyps_refs({"a", ""}, {"a", " "}));
+  EXPECT_THROW(check_hyps_refs({"a"}, {"a", "b"}), InputError);
+  EXPECT_THROW(check_hyps_refs({"a", "b"}, {"a", ""}), InputError);
+}
+
+TEST(DecodeSentenceTest, NamesTheLine) {
+  EXPECT_EQ(decode_sentence("\xC3\xA9", "hypothesis", 1), std::u32string(1, 0xE9));
+  try {
+    decode_sentence("ok\xFF", "reference", 7);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "reference 7: invalid UTF-8 at byte 3");
+  }
+}
+
+}  // namespace
+}  // namespace s2s::metrics
