@@ -1,0 +1,81 @@
+#include "model/attention.h"
+
+#include <limits>
+
+#include "util/error.h"
+
+namespace s2s::model {
+namespace {
+
+torch::nn::Linear linear(int64_t in, int64_t out, bool bias = false) {
+  return torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(bias));
+}
+
+}  // namespace
+
+AttentionMemory AttentionMemory::index_select(const torch::Tensor& index) const {
+  return {projected.index_select(0, index), values.index_select(0, index),
+          mask_bias.index_select(0, index)};
+}
+
+AttentionImpl::AttentionImpl(const AttentionOptions& o) : options_(o) {
+  const int64_t size = o.size() > 0 ? o.size() : o.query_size();
+  const int64_t m = o.heads();
+  key_size_ = value_size_ = o.key_value() ? size : o.memory_size();
+  if (key_size_ % m != 0 || size % m != 0) {
+    throw ConfigError("model.attention.heads (" + std::to_string(m) +
+                      ") must divide the key/value size (" + std::to_string(key_size_) +
+                      ") and the attention size (" + std::to_string(size) + ")");
+  }
+  if (o.key_value()) {
+    key_proj_ = register_module("key_proj", linear(o.memory_size(), size));
+    value_proj_ = register_module("value_proj", linear(o.memory_size(), size));
+  }
+  const int64_t head_key = key_size_ / m;
+  // Each head's query must be a head_key-sized vector when there are several heads; the dot
+  // scorers also need Dq == Dk. Then W_q projects the query (documented in README).
+  int64_t head_query = o.query_size();
+  if (m > 1 || (scorer_needs_equal_sizes(o.scorer()) && o.query_size() != key_size_)) {
+    query_proj_ = register_module("query_proj", linear(o.query_size(), key_size_));
+    head_query = head_key;
+  }
+  scorer_ = make_scorer(o.scorer(), ScorerOptions(head_key, head_query)
+                                        .hidden_size(size / m)
+                                        .rank(o.rank()));
+  register_module("scorer", scorer_);
+  if (m > 1) output_proj_ = register_module("output_proj", linear(value_size_, value_size_));
+}
+
+AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch::Tensor& mask) {
+  const int64_t batch = memory.size(0), len = memory.size(1), m = options_.heads();
+  const auto keys = key_proj_ ? key_proj_(memory) : memory;      // [B, S, Dk]
+  const auto values = value_proj_ ? value_proj_(memory) : memory;  // [B, S, Dv]
+  // Split the feature dimension into heads: [B, S, m, D/m] -> [B, m, S, D/m].
+  const auto split = [&](const torch::Tensor& t) {
+    return t.view({batch, len, m, t.size(2) / m}).transpose(1, 2).contiguous();
+  };
+  const auto head_keys = split(keys).view({batch * m, len, key_size_ / m});
+  const auto projected = scorer_->project_keys(head_keys);
+  const auto bias = torch::zeros({batch, len}, memory.options())
+                        .masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity());
+  return {projected.view({batch, m, len, projected.size(2)}), split(values),
+          bias.unsqueeze(1).expand({batch, m, len}).contiguous()};
+}
+
+AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const AttentionMemory& mem) {
+  const int64_t batch = query.size(0), m = options_.heads();
+  const int64_t len = mem.projected.size(2), rows = batch * m;
+  auto q = query_proj_ ? query_proj_(query) : query;  // [B, m * dq]
+  q = q.view({rows, q.size(1) / m});
+  // scores [B*m, S]; -inf at padding makes softmax give exactly 0 there.
+  const auto scores = scorer_->score(q, mem.projected.view({rows, len, mem.projected.size(3)})) +
+                      mem.mask_bias.view({rows, len});
+  const auto weights = torch::softmax(scores, /*dim=*/-1);
+  // context_h = sum_i a_i v_i: [B*m, 1, S] x [B*m, S, Dv/m] -> [B, Dv]
+  auto context = torch::bmm(weights.unsqueeze(1), mem.values.view({rows, len, -1}))
+                     .view({batch, value_size_});
+  if (output_proj_) context = output_proj_(context);
+  return {context, weights.view({batch, m, len})};
+}
+
+}  // namespace s2s::model

@@ -1,0 +1,38 @@
+#include "model/build_model.h"
+
+#include "model/init.h"
+
+namespace s2s::model {
+
+Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size,
+                    int64_t tgt_vocab_size) {
+  const auto encoder = EncoderOptions(src_vocab_size, c.emb_size, c.hidden_size)
+                           .layers(c.encoder.layers)
+                           .dropout(c.encoder.dropout);
+  const int64_t encoder_size = 2 * c.hidden_size;
+  auto decoder = DecoderOptions(tgt_vocab_size, c.emb_size, c.hidden_size, encoder_size)
+                     .style(c.decoder.style)
+                     .layers(c.decoder.layers)
+                     .dropout(c.decoder.dropout)
+                     .bridge(c.decoder.bridge);
+  if (c.attention.scorer != "none") {
+    decoder.attention(AttentionOptions(c.attention.scorer, c.hidden_size, encoder_size)
+                          .size(c.attention.size)
+                          .heads(c.attention.heads)
+                          .key_value(c.attention.key_value)
+                          .rank(c.attention.rank));
+  }
+  Seq2Seq model(encoder, decoder);
+  initialize(*model, c.init, c.init_scale);
+  return model;
+}
+
+int64_t count_parameters(const torch::nn::Module& model) {
+  int64_t n = 0;
+  for (const auto& p : model.parameters()) {
+    if (p.requires_grad()) n += p.numel();
+  }
+  return n;
+}
+
+}  // namespace s2s::model

@@ -1,0 +1,116 @@
+#include "model/decoder.h"
+
+namespace s2s::model {
+namespace {
+
+torch::Tensor select_or_undefined(const torch::Tensor& t, int64_t dim, const torch::Tensor& index) {
+  return t.defined() ? t.index_select(dim, index) : t;
+}
+
+}  // namespace
+
+DecoderMemory DecoderMemory::index_select(const torch::Tensor& index) const {
+  DecoderMemory out;
+  if (attention.projected.defined()) out.attention = attention.index_select(index);
+  out.summary = summary.index_select(0, index);
+  return out;
+}
+
+DecoderState DecoderState::index_select(const torch::Tensor& index) const {
+  return {hidden.index_select(1, index), select_or_undefined(feed, 0, index)};
+}
+
+DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
+  const bool luong = o.style() == "luong";
+  embedding = register_module(
+      "embedding", torch::nn::Embedding(
+                       torch::nn::EmbeddingOptions(o.vocab_size(), o.emb_size()).padding_idx(o.pad_id())));
+  if (o.attention()) {
+    attention = register_module("attention", Attention(*o.attention()));
+    context_size_ = attention->context_size();
+  } else {
+    context_size_ = o.encoder_size();
+  }
+  const int64_t input_size = o.emb_size() + (luong ? o.hidden_size() : context_size_);
+  cells = register_module("cells", torch::nn::ModuleList());
+  for (int64_t l = 0; l < o.layers(); ++l) {
+    cells->push_back(torch::nn::GRUCell(l == 0 ? input_size : o.hidden_size(), o.hidden_size()));
+  }
+  if (o.bridge() == "tanh") {
+    bridge_ = register_module("bridge",
+                              torch::nn::Linear(o.encoder_size(), o.layers() * o.hidden_size()));
+  }
+  int64_t feature_size = o.hidden_size() + context_size_ + o.emb_size();
+  if (luong) {
+    combine_ = register_module(
+        "combine", torch::nn::Linear(torch::nn::LinearOptions(context_size_ + o.hidden_size(),
+                                                              o.hidden_size())
+                                         .bias(false)));
+    feature_size = o.hidden_size();
+  }
+  output_ = register_module("output", torch::nn::Linear(feature_size, o.vocab_size()));
+  dropout_ = register_module("dropout", torch::nn::Dropout(o.dropout()));
+}
+
+DecoderMemory DecoderImpl::prepare(const EncoderOutput& encoded) {
+  DecoderMemory memory;
+  if (has_attention()) memory.attention = attention->prepare(encoded.states, encoded.mask);
+  memory.summary = encoded.final;
+  return memory;
+}
+
+DecoderState DecoderImpl::initial_state(const EncoderOutput& encoded) {
+  const int64_t batch = encoded.final.size(0), layers = options_.layers();
+  const int64_t hidden = options_.hidden_size();
+  DecoderState state;
+  if (bridge_) {
+    // s_0 = tanh(W_s [fwd_S; bwd_1]) (Bahdanau et al. 2015, A.2.2), one slice per layer.
+    state.hidden = torch::tanh(bridge_(encoded.final)).view({batch, layers, hidden}).transpose(0, 1)
+                       .contiguous();
+  } else {
+    state.hidden = torch::zeros({layers, batch, hidden}, encoded.final.options());
+  }
+  if (options_.style() == "luong") state.feed = torch::zeros({batch, hidden}, encoded.final.options());
+  return state;
+}
+
+StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
+                             const DecoderMemory& memory) {
+  const bool luong = options_.style() == "luong";
+  const auto embedded = embedding(prev);  // [B, E]
+  StepOutput out;
+  torch::Tensor context = memory.summary;  // used as is without attention
+  if (!luong && has_attention()) {
+    auto attended = attention(state.hidden[options_.layers() - 1], memory.attention);
+    context = attended.context;
+    out.attention = attended.weights;
+  }
+  auto x = torch::cat({embedded, luong ? state.feed : context}, /*dim=*/1);
+  std::vector<torch::Tensor> hidden;
+  hidden.reserve(cells->size());
+  for (std::size_t l = 0; l < cells->size(); ++l) {
+    auto h = cells->at<torch::nn::GRUCellImpl>(l).forward(x, state.hidden[static_cast<int64_t>(l)]);
+    x = l + 1 < cells->size() ? dropout_(h) : h;
+    hidden.push_back(h);
+  }
+  state.hidden = torch::stack(hidden);
+  const auto& top = hidden.back();  // s_t [B, H]
+  if (luong) {
+    if (has_attention()) {
+      auto attended = attention(top, memory.attention);
+      context = attended.context;
+      out.attention = attended.weights;
+    }
+    state.feed = torch::tanh(combine_(torch::cat({context, top}, /*dim=*/1)));
+    out.features = state.feed;
+  } else {
+    out.features = torch::cat({top, context, embedded}, /*dim=*/1);
+  }
+  return out;
+}
+
+torch::Tensor DecoderImpl::logits(const torch::Tensor& features) {
+  return output_(dropout_(features));
+}
+
+}  // namespace s2s::model

@@ -1,0 +1,96 @@
+#pragma once
+// GRU decoder, one step at a time, in one of two arrangements:
+//
+// bahdanau (Bahdanau et al. 2015, sec. 3.1; the arrangement of the seed article):
+//   c_t, a_t = attend(query = s_{t-1})          previous state is the query
+//   s_t      = GRU([e(y_{t-1}); c_t], s_{t-1})  context fed into the GRU input
+//   features = [s_t; c_t; e(y_{t-1})]           what the output layer sees
+// luong (Luong et al. 2015, sec. 3, with input feeding, sec. 3.3):
+//   s_t      = GRU([e(y_{t-1}); h~_{t-1}], s_{t-1})
+//   c_t, a_t = attend(query = s_t)              current state is the query
+//   h~_t     = tanh(W_c [c_t; s_t])             attentional hidden state = features
+// logits_t = W_out dropout(features_t): applied by the caller, for all steps at once when it can.
+//
+// Without attention (scorer "none") c_t is the fixed encoder summary [fwd_S; bwd_1] at every step
+// (Cho et al. 2014), the baseline that shows what attention adds.
+//
+// Shapes: B batch, S source length, E embedding size, H decoder hidden, L layers,
+// C context size, m attention heads.
+
+#include <torch/torch.h>
+
+#include <optional>
+#include <string>
+
+#include "model/attention.h"
+#include "model/encoder.h"
+
+namespace s2s::model {
+
+struct DecoderOptions {
+  DecoderOptions(int64_t vocab_size, int64_t emb_size, int64_t hidden_size, int64_t encoder_size)
+      : vocab_size_(vocab_size),
+        emb_size_(emb_size),
+        hidden_size_(hidden_size),
+        encoder_size_(encoder_size) {}
+  TORCH_ARG(int64_t, vocab_size);
+  TORCH_ARG(int64_t, emb_size);
+  TORCH_ARG(int64_t, hidden_size);
+  TORCH_ARG(int64_t, encoder_size);  // size of one encoder state (2 x encoder hidden)
+  TORCH_ARG(std::string, style) = "bahdanau";
+  TORCH_ARG(int64_t, layers) = 1;
+  TORCH_ARG(double, dropout) = 0.0;
+  TORCH_ARG(std::string, bridge) = "tanh";
+  TORCH_ARG(int64_t, pad_id) = 0;
+  TORCH_ARG(std::optional<AttentionOptions>, attention) = std::nullopt;  // nullopt = no attention
+};
+
+// Everything the decoder reads from the source, fixed for the whole sentence.
+struct DecoderMemory {
+  AttentionMemory attention;  // undefined tensors without attention
+  torch::Tensor summary;      // [B, 2He] encoder summary: the context without attention
+  DecoderMemory index_select(const torch::Tensor& index) const;
+};
+
+// What changes from step to step.
+struct DecoderState {
+  torch::Tensor hidden;  // [L, B, H]
+  torch::Tensor feed;    // luong: h~_{t-1} [B, H]; bahdanau: undefined
+  DecoderState index_select(const torch::Tensor& index) const;
+};
+
+struct StepOutput {
+  torch::Tensor features;   // [B, F] input of the output layer
+  torch::Tensor attention;  // [B, m, S]; undefined without attention
+};
+
+class DecoderImpl : public torch::nn::Module {
+ public:
+  explicit DecoderImpl(const DecoderOptions& options);
+
+  DecoderMemory prepare(const EncoderOutput& encoded);
+  DecoderState initial_state(const EncoderOutput& encoded);
+  // prev [B] token ids; advances `state` by one step.
+  StepOutput step(const torch::Tensor& prev, DecoderState& state, const DecoderMemory& memory);
+  // features [..., F] -> logits [..., V]
+  torch::Tensor logits(const torch::Tensor& features);
+
+  bool has_attention() const { return !attention.is_empty(); }
+  int64_t heads() const { return has_attention() ? attention->heads() : 0; }
+  const DecoderOptions& options() const { return options_; }
+
+  torch::nn::Embedding embedding{nullptr};
+  torch::nn::ModuleList cells;  // one GRUCell per layer
+  Attention attention{nullptr};
+
+ private:
+  DecoderOptions options_;
+  int64_t context_size_;
+  torch::nn::Linear bridge_{nullptr};   // tanh bridge: [B, 2He] -> [B, L * H]
+  torch::nn::Linear combine_{nullptr};  // luong: W_c
+  torch::nn::Linear output_{nullptr};   // W_out
+  torch::nn::Dropout dropout_{nullptr};
+};
+TORCH_MODULE(Decoder);
+
+}  // namespace s2s::model

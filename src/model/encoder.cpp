@@ -1,0 +1,35 @@
+#include "model/encoder.h"
+
+namespace s2s::model {
+
+EncoderImpl::EncoderImpl(const EncoderOptions& o)
+    : embedding(register_module(
+          "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(o.vocab_size(), o.emb_size())
+                                                .padding_idx(o.pad_id())))),
+      rnn(register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(o.emb_size(), o.hidden_size())
+                                                    .num_layers(o.layers())
+                                                    .dropout(o.layers() > 1 ? o.dropout() : 0.0)
+                                                    .bidirectional(true)
+                                                    .batch_first(true)))),
+      options_(o),
+      dropout_(register_module("dropout", torch::nn::Dropout(o.dropout()))) {}
+
+EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor& lengths) {
+  namespace rnn_utils = torch::nn::utils::rnn;
+  const auto cpu_lengths = lengths.to(torch::kCPU, torch::kLong);
+  const auto embedded = dropout_(embedding(src));  // [B, S, E]
+  const auto packed = rnn_utils::pack_padded_sequence(embedded, cpu_lengths, /*batch_first=*/true,
+                                                      /*enforce_sorted=*/false);
+  auto [packed_out, hidden] = rnn->forward_with_packed_input(packed);
+  // hidden [layers * 2, B, H]: the last two rows are the top layer's forward and backward.
+  auto states = std::get<0>(rnn_utils::pad_packed_sequence(packed_out, /*batch_first=*/true,
+                                                           /*padding_value=*/0.0,
+                                                           /*total_length=*/src.size(1)));
+  const int64_t n = hidden.size(0);
+  auto final = torch::cat({hidden[n - 2], hidden[n - 1]}, /*dim=*/1);  // [B, 2H]
+  const auto positions = torch::arange(src.size(1), lengths.options().dtype(torch::kLong));
+  const auto mask = positions.unsqueeze(0) < lengths.to(torch::kLong).unsqueeze(1);  // [B, S]
+  return {dropout_(states), mask.to(src.device()), final};
+}
+
+}  // namespace s2s::model

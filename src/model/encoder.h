@@ -1,0 +1,48 @@
+#pragma once
+// Bidirectional GRU encoder (Bahdanau et al. 2015, sec. 3.2): h_i = [fwd_i; bwd_i].
+// Sequences are packed, so padding never enters the recurrence and the backward direction
+// starts at each sentence's own last token.
+//
+// Shapes: B batch, S source length (with </s>), E embedding size, H hidden size per direction.
+
+#include <torch/torch.h>
+
+namespace s2s::model {
+
+struct EncoderOptions {
+  EncoderOptions(int64_t vocab_size, int64_t emb_size, int64_t hidden_size)
+      : vocab_size_(vocab_size), emb_size_(emb_size), hidden_size_(hidden_size) {}
+  TORCH_ARG(int64_t, vocab_size);
+  TORCH_ARG(int64_t, emb_size);
+  TORCH_ARG(int64_t, hidden_size);
+  TORCH_ARG(int64_t, layers) = 1;
+  TORCH_ARG(double, dropout) = 0.0;
+  TORCH_ARG(int64_t, pad_id) = 0;
+};
+
+struct EncoderOutput {
+  torch::Tensor states;  // [B, S, 2H], zero at padding
+  torch::Tensor mask;    // [B, S] bool, true at real tokens
+  torch::Tensor final;   // [B, 2H] top layer's last forward and last backward states
+};
+
+class EncoderImpl : public torch::nn::Module {
+ public:
+  explicit EncoderImpl(const EncoderOptions& options);
+
+  // src [B, S] token ids, lengths [B] (int64, any device).
+  EncoderOutput forward(const torch::Tensor& src, const torch::Tensor& lengths);
+
+  int64_t output_size() const { return 2 * options_.hidden_size(); }
+  const EncoderOptions& options() const { return options_; }
+
+  torch::nn::Embedding embedding{nullptr};
+  torch::nn::GRU rnn{nullptr};
+
+ private:
+  EncoderOptions options_;
+  torch::nn::Dropout dropout_{nullptr};
+};
+TORCH_MODULE(Encoder);
+
+}  // namespace s2s::model

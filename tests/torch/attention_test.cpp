@@ -1,0 +1,165 @@
+// Every attention variant: shapes, normalization, exact zeros at padding, permutation
+// equivariance, and gradients against central finite differences in double precision.
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "model/attention.h"
+
+namespace s2s::model {
+namespace {
+
+constexpr int64_t kBatch = 3, kLen = 5, kMemory = 8, kQuery = 6;
+
+struct Variant {
+  std::string scorer;
+  int64_t rank = 0;
+  int64_t heads = 1;
+  bool key_value = false;
+};
+
+std::string variant_name(const ::testing::TestParamInfo<Variant>& info) {
+  const Variant& v = info.param;
+  return v.scorer + (v.rank ? "_rank" + std::to_string(v.rank) : "") +
+         (v.heads > 1 ? "_heads" + std::to_string(v.heads) : "") + (v.key_value ? "_kv" : "");
+}
+
+std::vector<Variant> all_variants() {
+  std::vector<Variant> out;
+  for (const auto& [scorer, rank] : std::vector<std::pair<std::string, int64_t>>{
+           {"additive", 0}, {"dot", 0}, {"scaled_dot", 0}, {"bilinear", 0}, {"bilinear", 3}}) {
+    for (int64_t heads : {1, 2}) {
+      for (bool kv : {false, true}) out.push_back({scorer, rank, heads, kv});
+    }
+  }
+  return out;
+}
+
+class AttentionTest : public ::testing::TestWithParam<Variant> {
+ protected:
+  void SetUp() override {
+    torch::manual_seed(1234);
+    const Variant& v = GetParam();
+    attention_ = Attention(AttentionOptions(v.scorer, kQuery, kMemory)
+                               .size(4)
+                               .heads(v.heads)
+                               .key_value(v.key_value)
+                               .rank(v.rank));
+    attention_->to(torch::kDouble);
+    memory_ = torch::randn({kBatch, kLen, kMemory}, torch::kDouble);
+    query_ = torch::randn({kBatch, kQuery}, torch::kDouble);
+  }
+
+  static torch::Tensor mask_of(const std::vector<int64_t>& lengths) {
+    const auto len = torch::tensor(lengths);
+    return torch::arange(kLen).unsqueeze(0) < len.unsqueeze(1);
+  }
+
+  AttentionOutput run(const torch::Tensor& memory, const torch::Tensor& query,
+                      const torch::Tensor& mask) {
+    return attention_->forward(query, attention_->prepare(memory, mask));
+  }
+
+  Attention attention_{nullptr};
+  torch::Tensor memory_, query_;
+  const std::vector<int64_t> lengths_{5, 3, 1};
+};
+
+TEST_P(AttentionTest, Shapes) {
+  const auto out = run(memory_, query_, mask_of(lengths_));
+  const int64_t heads = GetParam().heads;
+  EXPECT_EQ(out.weights.sizes(), (std::vector<int64_t>{kBatch, heads, kLen}));
+  EXPECT_EQ(out.context.sizes(), (std::vector<int64_t>{kBatch, attention_->context_size()}));
+  EXPECT_EQ(attention_->context_size(), GetParam().key_value ? 4 : kMemory);
+}
+
+TEST_P(AttentionTest, RowsSumToOneAndPaddingIsExactlyZero) {
+  const auto out = run(memory_, query_, mask_of(lengths_));
+  EXPECT_TRUE(torch::allclose(out.weights.sum(-1), torch::ones({kBatch, GetParam().heads},
+                                                                torch::kDouble),
+                              1e-12, 1e-12));
+  for (std::size_t b = 0; b < lengths_.size(); ++b) {
+    const auto row = out.weights[static_cast<int64_t>(b)];  // [m, S]
+    const auto padded = row.narrow(/*dim=*/1, lengths_[b], kLen - lengths_[b]);
+    EXPECT_TRUE(torch::equal(padded, torch::zeros_like(padded))) << "row " << b;
+    EXPECT_TRUE((row.narrow(1, 0, lengths_[b]) > 0).all().item<bool>());
+  }
+}
+
+TEST_P(AttentionTest, PaddingContentDoesNotMatter) {
+  const auto mask = mask_of(lengths_);
+  auto noisy = memory_.clone();
+  noisy.masked_fill_(mask.logical_not().unsqueeze(-1), 1e3);
+  const auto a = run(memory_, query_, mask), b = run(noisy, query_, mask);
+  EXPECT_TRUE(torch::allclose(a.weights, b.weights, 1e-12, 1e-12));
+  EXPECT_TRUE(torch::allclose(a.context, b.context, 1e-12, 1e-12));
+}
+
+TEST_P(AttentionTest, PermutingPositionsPermutesWeights) {
+  const auto mask = mask_of({kLen, kLen, kLen});
+  const auto perm = torch::tensor({3, 0, 4, 1, 2});
+  const auto a = run(memory_, query_, mask);
+  const auto b = run(memory_.index_select(1, perm), query_, mask);
+  EXPECT_TRUE(torch::allclose(b.weights, a.weights.index_select(2, perm), 1e-12, 1e-12));
+  EXPECT_TRUE(torch::allclose(b.context, a.context, 1e-12, 1e-12));
+}
+
+// Central differences on every input and parameter element: d/dx of a random linear
+// functional of (context, weights).
+TEST_P(AttentionTest, GradientsMatchFiniteDifferences) {
+  const auto mask = mask_of(lengths_);
+  auto memory = memory_.clone().requires_grad_(true);
+  auto query = query_.clone().requires_grad_(true);
+  const auto probe = run(memory_, query_, mask);
+  const auto r_context = torch::randn_like(probe.context);
+  const auto r_weights = torch::randn_like(probe.weights);
+  const auto objective = [&] {
+    const auto out = run(memory, query, mask);
+    return (out.context * r_context).sum() + (out.weights * r_weights).sum();
+  };
+  objective().backward();
+  std::vector<torch::Tensor> inputs = {memory, query};
+  for (auto& p : attention_->parameters()) inputs.push_back(p);
+  constexpr double kStep = 1e-6;
+  for (auto& x : inputs) {
+    const auto analytic = x.grad().clone();
+    auto flat = x.detach().view({-1});
+    auto grad_flat = analytic.view({-1});
+    for (int64_t i = 0; i < flat.numel(); ++i) {
+      const double saved = flat[i].item<double>();
+      torch::NoGradGuard no_grad;
+      flat[i] = saved + kStep;
+      const double up = objective().item<double>();
+      flat[i] = saved - kStep;
+      const double down = objective().item<double>();
+      flat[i] = saved;
+      const double numeric = (up - down) / (2 * kStep);
+      ASSERT_NEAR(grad_flat[i].item<double>(), numeric, 1e-6 * std::max(1.0, std::abs(numeric)))
+          << "element " << i << " of a tensor of shape " << x.sizes();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllScorers, AttentionTest, ::testing::ValuesIn(all_variants()),
+                         variant_name);
+
+TEST(AttentionOptionsTest, HeadsMustDivideSizes) {
+  EXPECT_ANY_THROW(Attention(AttentionOptions("additive", 6, 8).size(6).heads(4)));
+}
+
+TEST(AttentionOptionsTest, ScaledDotDividesBySqrtOfKeySize) {
+  torch::manual_seed(3);
+  auto dot = Attention(AttentionOptions("dot", kMemory, kMemory));
+  auto scaled = Attention(AttentionOptions("scaled_dot", kMemory, kMemory));
+  const auto memory = torch::randn({1, kLen, kMemory}), query = torch::randn({1, kMemory});
+  const auto mask = torch::ones({1, kLen}, torch::kBool);
+  const auto raw = dot->prepare(memory, mask).projected;
+  const auto div = scaled->prepare(memory, mask).projected;
+  EXPECT_TRUE(torch::allclose(div, raw / std::sqrt(double{kMemory})));
+}
+
+}  // namespace
+}  // namespace s2s::model
