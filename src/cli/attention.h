@@ -1,0 +1,26 @@
+#pragma once
+// `s2s attention`: decodes the first sentences of a split and writes their attention as CSV
+// heatmaps (one file per sentence and head) plus an index.jsonl sidecar (eval/heatmap.h).
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+namespace s2s::cli {
+
+struct AttentionOptions {
+  std::string run;                  // run directory
+  std::string split = "test";       // "test" or "valid"
+  std::string out;                  // output directory (created)
+  int64_t limit = 10;               // the first N sentences of the split
+  int64_t beam = 0;                 // beam size; 0 = the run's evaluation.beam_size
+  std::string checkpoint = "best";  // "best" or "last"
+};
+
+// Registers the `attention` subcommand on `app`; its callback runs run_attention.
+void setup_attention(CLI::App& app);
+
+// UserError for a model without attention (model.attention.scorer = none).
+void run_attention(const AttentionOptions& options);
+
+}  // namespace s2s::cli

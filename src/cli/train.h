@@ -1,0 +1,24 @@
+#pragma once
+// `s2s train -c CONFIG [--set section.key=value]... [--resume] [--overwrite]`: trains a model,
+// then evaluates the best checkpoint on the test split and writes attention heatmaps for the
+// first test sentences, so that one command is the whole job.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace s2s::cli {
+
+struct TrainCommandOptions {
+  std::string config;                  // JSON config file
+  std::vector<std::string> overrides;  // --set section.key=value, applied in order
+  bool resume = false;                 // continue from <run_dir>/checkpoints/last.pt
+  bool overwrite = false;              // start over in a run_dir that already has a run
+  bool skip_test = false;              // do not evaluate on the test split afterwards
+};
+
+void setup_train(CLI::App& app);
+void run_train(const TrainCommandOptions& options);
+
+}  // namespace s2s::cli

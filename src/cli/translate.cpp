@@ -1,0 +1,65 @@
+#include "cli/translate.h"
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "eval/translate.h"
+#include "train/run_dir.h"
+#include "util/error.h"
+
+namespace s2s::cli {
+namespace {
+
+std::vector<std::string> read_stdin_lines() {
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+// Tokenizes every line, naming the line of a bad one (invalid UTF-8).
+std::vector<std::vector<std::string>> tokenize_lines(const std::vector<std::string>& lines,
+                                                     const data::Tokenizer& tokenizer) {
+  std::vector<std::vector<std::string>> out;
+  out.reserve(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    try {
+      out.push_back(tokenizer.tokenize(lines[i]));
+    } catch (const InputError& e) {
+      throw InputError("stdin:" + std::to_string(i + 1) + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void setup_translate(CLI::App& app) {
+  auto options = std::make_shared<TranslateOptions>();
+  CLI::App* sub = app.add_subcommand("translate", "Translate stdin to stdout, one sentence a line");
+  sub->add_option("--run", options->run, "Run directory")->required();
+  sub->add_option("--beam", options->beam, "Beam size (default: the run's evaluation.beam_size)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--checkpoint", options->checkpoint, "Checkpoint to load")
+      ->check(CLI::IsMember({"best", "last"}))
+      ->capture_default_str();
+  sub->callback([options] { run_translate(*options); });
+}
+
+void run_translate(const TranslateOptions& options) {
+  const auto run = train::load_run(options.run, options.checkpoint);
+  auto translate = eval::translate_options(run.config.evaluation);
+  if (options.beam > 0) translate.search.beam_size = options.beam;
+  const auto sources = tokenize_lines(read_stdin_lines(), *run.src_tokenizer);
+  for (const auto& t : eval::Translator(run).translate_tokens(sources, translate)) {
+    std::cout << t.text << '\n';
+  }
+  std::cout.flush();
+}
+
+}  // namespace s2s::cli

@@ -1,0 +1,114 @@
+#include "eval/heatmap.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "util/error.h"
+#include "util/fs.h"
+
+namespace s2s::eval {
+namespace {
+
+constexpr char kEos[] = "</s>";
+
+std::string format_weight(float w) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.6f", static_cast<double>(w));
+  return buffer;
+}
+
+void append_row(std::ostringstream& out, const std::string& label,
+                const std::vector<std::string>& cells) {
+  out << csv_field(label);
+  for (const auto& cell : cells) out << ',' << cell;
+  out << '\n';
+}
+
+nlohmann::ordered_json index_line(const std::string& file, const HeatmapSentence& s, int64_t head,
+                                  const HeatmapInfo& info) {
+  nlohmann::ordered_json j;
+  j["file"] = file;
+  j["id"] = s.id;
+  j["head"] = head;
+  j["source"] = s.source_text;
+  j["hypothesis"] = s.hypothesis;
+  j["reference"] = s.reference;
+  j["decode"] = info.decode;
+  j["scorer"] = info.scorer;
+  j["query"] = info.query;
+  return j;
+}
+
+}  // namespace
+
+std::string decoder_query(const std::string& style) {
+  return style == "luong" ? "current decoder state s_t" : "previous decoder state s_{t-1}";
+}
+
+std::string decode_name(int64_t beam_size) {
+  return beam_size <= 1 ? "greedy" : "beam " + std::to_string(beam_size);
+}
+
+std::string csv_field(std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(field);
+  std::string out = "\"";
+  for (const char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string heatmap_csv(const std::vector<std::string>& source,
+                        const std::vector<std::string>& target, const torch::Tensor& weights) {
+  const auto rows = static_cast<int64_t>(target.size()) + 1;
+  const auto cols = static_cast<int64_t>(source.size()) + 1;
+  TORCH_CHECK(weights.dim() == 2 && weights.size(0) == rows && weights.size(1) == cols,
+              "heatmap weights must be [", rows, ", ", cols, "], got ", weights.sizes());
+  std::ostringstream out;
+  std::vector<std::string> header;
+  for (const auto& token : source) header.push_back(csv_field(token));
+  header.emplace_back(kEos);
+  append_row(out, "target\\source", header);
+  const auto w = weights.to(torch::kCPU, torch::kFloat).contiguous();
+  const auto a = w.accessor<float, 2>();
+  for (int64_t t = 0; t < rows; ++t) {
+    std::vector<std::string> cells;
+    for (int64_t i = 0; i < cols; ++i) cells.push_back(format_weight(a[t][i]));
+    append_row(out, t + 1 < rows ? target[static_cast<std::size_t>(t)] : kEos, cells);
+  }
+  return out.str();
+}
+
+std::string heatmap_file_name(int64_t id, int64_t head) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%04lld_head%lld.csv", static_cast<long long>(id),
+                static_cast<long long>(head));
+  return buffer;
+}
+
+int64_t write_heatmaps(const std::string& dir, const std::vector<HeatmapSentence>& sentences,
+                       const HeatmapInfo& info) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw InputError(dir + ": cannot create directory (" + error.message() + ")");
+  std::ostringstream index;
+  int64_t files = 0;
+  for (const auto& s : sentences) {
+    TORCH_CHECK(s.attention.defined() && s.attention.dim() == 3, "heatmap of sentence ", s.id,
+                " needs attention [T + 1, m, S + 1]");
+    for (int64_t h = 0; h < s.attention.size(1); ++h) {
+      const auto name = heatmap_file_name(s.id, h);
+      util::write_file_atomic(dir + "/" + name,
+                              heatmap_csv(s.source, s.target, s.attention.select(1, h)));
+      index << index_line(name, s, h, info).dump() << '\n';
+      ++files;
+    }
+  }
+  util::write_file_atomic(dir + "/index.jsonl", index.str());
+  return files;
+}
+
+}  // namespace s2s::eval

@@ -1,0 +1,58 @@
+#pragma once
+// Attention heatmaps as CSV, one file per sentence and head:
+//   target\source,<src_1>,...,<src_S>,</s>
+//   <tgt_1>,a_11,...,a_1(S+1)          one row per generated target token, </s> included;
+//   ...                                weights with 6 decimals, each row sums to 1
+//   </s>,...
+// and a sidecar index.jsonl with one JSON object per file: file, id, head, source, hypothesis,
+// reference, decode ("greedy" / "beam K"), scorer, query (which decoder state was the query).
+// Fields containing a comma, a quote or a newline are quoted, quotes doubled (RFC 4180).
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace s2s::eval {
+
+// One decoded sentence to draw.
+struct HeatmapSentence {
+  int64_t id = 0;                   // sentence id (1-based line in the split)
+  std::vector<std::string> source;  // source tokens, without </s>
+  std::vector<std::string> target;  // hypothesis tokens, without </s>
+  torch::Tensor attention;          // [target + 1, m, source + 1]
+  std::string source_text;          // the raw source line
+  std::string hypothesis;           // the detokenized hypothesis
+  std::string reference;            // the raw reference line ("" if none)
+};
+
+// What every heatmap of one export shares.
+struct HeatmapInfo {
+  std::string decode;  // "greedy" or "beam K"
+  std::string scorer;  // model.attention.scorer
+  std::string query;   // decoder_query(style)
+};
+
+// "previous decoder state s_{t-1}" (bahdanau) or "current decoder state s_t" (luong).
+std::string decoder_query(const std::string& style);
+// "greedy" for beam size 1, else "beam K".
+std::string decode_name(int64_t beam_size);
+
+// One CSV field, quoted when it holds a comma, a quote or a line break.
+std::string csv_field(std::string_view field);
+
+// The CSV text of one head: weights [target + 1, source + 1].
+std::string heatmap_csv(const std::vector<std::string>& source,
+                        const std::vector<std::string>& target, const torch::Tensor& weights);
+
+// "<id>_head<h>.csv", e.g. "0007_head0.csv".
+std::string heatmap_file_name(int64_t id, int64_t head);
+
+// Writes every sentence's CSVs into `dir` (created if missing) and `dir`/index.jsonl
+// (rewritten). Returns the number of CSV files written.
+int64_t write_heatmaps(const std::string& dir, const std::vector<HeatmapSentence>& sentences,
+                       const HeatmapInfo& info);
+
+}  // namespace s2s::eval

@@ -1,0 +1,336 @@
+#include "eval/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "data/vocab.h"
+#include "util/error.h"
+
+namespace s2s::eval {
+namespace {
+
+using data::Vocab;
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// max_len_i = ceil(ratio * src_len_i) + extra for every batch row, on the CPU.
+std::vector<int64_t> max_lengths(const train::Batch& batch, const SearchOptions& options) {
+  const auto lengths = batch.src_lengths.to(torch::kCPU, torch::kLong).contiguous();
+  std::vector<int64_t> out(static_cast<std::size_t>(lengths.numel()));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const double len = static_cast<double>(lengths[static_cast<int64_t>(i)].item<int64_t>());
+    out[i] = static_cast<int64_t>(std::ceil(options.max_len_ratio * len)) + options.max_len_extra;
+  }
+  return out;
+}
+
+// Which vocabulary columns a step may not choose: <pad> and <s> always; everything but </s>
+// once a row has reached its length limit.
+struct StepMasks {
+  StepMasks(int64_t vocab_size, const torch::Device& device) {
+    const auto opts = torch::TensorOptions().dtype(torch::kBool).device(device);
+    banned = torch::zeros({1, vocab_size}, opts);
+    banned.index_put_({0, Vocab::kPad}, true);
+    banned.index_put_({0, Vocab::kBos}, true);
+    not_eos = torch::ones({1, vocab_size}, opts);
+    not_eos.index_put_({0, Vocab::kEos}, false);
+  }
+  torch::Tensor banned;   // [1, V]
+  torch::Tensor not_eos;  // [1, V]
+};
+
+// One decoder step for rows R: log p(y | prefix) [R, V] (float), masked after the softmax so the
+// chosen tokens keep the model's own log-probabilities. `forced` [R] bool: rows at their limit.
+torch::Tensor step_log_probs(model::Seq2Seq& model, const model::StepOutput& out,
+                             const StepMasks& masks, const torch::Tensor& forced) {
+  const auto logp = torch::log_softmax(model->decoder->logits(out.features), /*dim=*/-1);
+  const auto mask = masks.banned | (forced.unsqueeze(1) & masks.not_eos);
+  return logp.masked_fill(mask, kNegInf);
+}
+
+bool keeps_attention(model::Seq2Seq& model, const SearchOptions& options) {
+  return options.keep_attention && model->decoder->has_attention();
+}
+
+// ---- greedy ---------------------------------------------------------------------------------
+
+// tokens [T, B] (CPU, <pad> after </s>), scores [B], attention [T, B, m, S] (CPU or undefined)
+// -> one hypothesis per row.
+std::vector<std::vector<Hypothesis>> collect_greedy(const torch::Tensor& tokens,
+                                                    const torch::Tensor& scores,
+                                                    const torch::Tensor& attention,
+                                                    const train::Batch& batch, double alpha) {
+  const auto src_lengths = batch.src_lengths.to(torch::kCPU);
+  const auto tok = tokens.accessor<int64_t, 2>();
+  std::vector<std::vector<Hypothesis>> out(static_cast<std::size_t>(tokens.size(1)));
+  for (int64_t b = 0; b < tokens.size(1); ++b) {
+    Hypothesis h;
+    int64_t t = 0;
+    for (; t < tokens.size(0) && tok[t][b] != Vocab::kEos; ++t) h.tokens.push_back(tok[t][b]);
+    h.score = scores[b].item<double>();
+    h.normalized_score = h.score / length_penalty(t + 1, alpha);
+    if (attention.defined()) {
+      const int64_t src_len = src_lengths[b].item<int64_t>();
+      h.attention = attention.slice(0, 0, t + 1).select(1, b).slice(/*dim=*/2, 0, src_len);
+    }
+    out[static_cast<std::size_t>(b)].push_back(std::move(h));
+  }
+  return out;
+}
+
+// ---- beam search ----------------------------------------------------------------------------
+
+// A hypothesis that ended in </s> at step `step`, coming from alive row `row` of that step.
+struct Finished {
+  int64_t step, row;
+  double score, normalized;
+};
+
+// The bookkeeping of one beam search, on the CPU.
+struct BeamState {
+  int64_t batch, beam, vocab;
+  std::vector<int64_t> limits;                  // [B] max target length before </s>
+  std::vector<std::vector<Finished>> finished;  // per sentence
+  std::vector<bool> done;                       // per sentence
+  std::vector<std::vector<int64_t>> parents;    // per step s: [B*K] alive row of step s it extends
+  std::vector<std::vector<int64_t>> tokens;     // per step s: [B*K] token it appended
+};
+
+// The K-th best normalized score among finished hypotheses (they are fewer than K: -inf).
+double kth_best(std::vector<Finished> finished, int64_t k) {
+  if (static_cast<int64_t>(finished.size()) < k) return kNegInf;
+  std::nth_element(
+      finished.begin(), finished.begin() + (k - 1), finished.end(),
+      [](const Finished& a, const Finished& b) { return a.normalized > b.normalized; });
+  return finished[static_cast<std::size_t>(k - 1)].normalized;
+}
+
+// One sentence's step. Every alive prefix's </s> extension (eos [K], summed log-probs) is set
+// aside as a finished hypothesis; the K best other extensions (values/indices [K], sorted) stay
+// alive. Writes rows b*K .. b*K+K-1 of parent/token/score.
+//
+// Why every </s> and not only those ranking among the K best extensions (fairseq, OpenNMT): a
+// short hypothesis whose </s> is outranked by longer prefixes would be lost, and those prefixes
+// can end far lower; beam search could then score below greedy search on flat distributions.
+void advance_sentence(BeamState& st, int64_t b, int64_t step, double alpha, const double* eos,
+                      const double* values, const int64_t* indices, std::vector<int64_t>& parent,
+                      std::vector<int64_t>& token, std::vector<double>& score) {
+  const int64_t K = st.beam;
+  auto& finished = st.finished[static_cast<std::size_t>(b)];
+  for (int64_t k = 0; k < K; ++k) {
+    if (eos[k] > kNegInf) {
+      finished.push_back({step, b * K + k, eos[k], eos[k] / length_penalty(step + 1, alpha)});
+    }
+  }
+  for (int64_t k = 0; k < K; ++k) {  // -inf candidates (tiny vocabularies, limit) stay dead
+    const auto slot = static_cast<std::size_t>(b * K + k);
+    parent[slot] = b * K + indices[k] / st.vocab;
+    token[slot] = indices[k] % st.vocab;
+    score[slot] = values[k];
+  }
+  // Scores only fall as tokens are added, so an alive prefix with score s can at best reach
+  // s / lp(limit + 1) (alpha >= 0, s <= 0): stop once that cannot beat the K-th finished one.
+  const double best_alive = values[0];
+  const int64_t limit = st.limits[static_cast<std::size_t>(b)];
+  const double bound = best_alive / length_penalty(limit + 1, alpha);
+  if (step >= limit || kth_best(finished, K) >= bound) st.done[static_cast<std::size_t>(b)] = true;
+}
+
+// Rows of a sentence that is done: keep them in the batch (cheaper than shrinking it) but
+// dead: -inf score, so nothing they produce is ever chosen.
+void retire_sentence(const BeamState& st, int64_t b, std::vector<int64_t>& parent,
+                     std::vector<int64_t>& token, std::vector<double>& score) {
+  for (int64_t k = 0; k < st.beam; ++k) {
+    const auto slot = static_cast<std::size_t>(b * st.beam + k);
+    parent[slot] = b * st.beam + k;
+    token[slot] = Vocab::kPad;
+    score[slot] = kNegInf;
+  }
+}
+
+// Follows the backpointers from (step, row) to step 0: the tokens and, with `attention`
+// [steps, B*K, m, S] on the CPU, the attention rows of the hypothesis.
+Hypothesis backtrack(const BeamState& st, const Finished& f, const torch::Tensor& attention,
+                     int64_t src_len) {
+  Hypothesis h;
+  h.score = f.score;
+  h.normalized_score = f.normalized;
+  std::vector<int64_t> rows(static_cast<std::size_t>(f.step + 1));
+  rows[static_cast<std::size_t>(f.step)] = f.row;
+  h.tokens.resize(static_cast<std::size_t>(f.step));
+  for (int64_t s = f.step; s > 0; --s) {
+    const auto prev = static_cast<std::size_t>(s - 1);
+    const auto row = static_cast<std::size_t>(rows[static_cast<std::size_t>(s)]);
+    h.tokens[prev] = st.tokens[prev][row];
+    rows[prev] = st.parents[prev][row];
+  }
+  if (attention.defined()) {
+    const auto steps = torch::arange(f.step + 1, torch::kLong);
+    h.attention = attention.index({steps, torch::tensor(rows, torch::kLong)})
+                      .slice(/*dim=*/2, 0, src_len);  // [step + 1, m, S_i]
+  }
+  return h;
+}
+
+std::vector<std::vector<Hypothesis>> collect_beams(const BeamState& st,
+                                                   const torch::Tensor& attention,
+                                                   const train::Batch& batch, int64_t n_best) {
+  const auto src_lengths = batch.src_lengths.to(torch::kCPU);
+  std::vector<std::vector<Hypothesis>> out(static_cast<std::size_t>(st.batch));
+  for (int64_t b = 0; b < st.batch; ++b) {
+    auto finished = st.finished[static_cast<std::size_t>(b)];
+    std::stable_sort(finished.begin(), finished.end(), [](const Finished& x, const Finished& y) {
+      return x.normalized > y.normalized;
+    });
+    const auto n = std::min<std::size_t>(finished.size(), static_cast<std::size_t>(n_best));
+    for (std::size_t i = 0; i < n; ++i) {
+      out[static_cast<std::size_t>(b)].push_back(
+          backtrack(st, finished[i], attention, src_lengths[b].item<int64_t>()));
+    }
+  }
+  return out;
+}
+
+// From total [B*K, V] (summed log-probs of every extension, double): records finished
+// hypotheses and fills parent/token/score [B*K] with the next step's alive rows.
+void select_beams(BeamState& st, torch::Tensor total, int64_t step, double alpha,
+                  std::vector<int64_t>& parent, std::vector<int64_t>& token,
+                  std::vector<double>& score) {
+  const int64_t B = st.batch, K = st.beam;
+  const auto eos = total.select(1, Vocab::kEos).to(torch::kCPU).contiguous();  // [B*K]
+  total.select(1, Vocab::kEos).fill_(kNegInf);                        // </s> never stays alive
+  const auto top = total.view({B, K * st.vocab}).topk(K, /*dim=*/1);  // [B, K], sorted
+  const auto values = std::get<0>(top).to(torch::kCPU).contiguous();
+  const auto indices = std::get<1>(top).to(torch::kCPU).contiguous();
+  for (int64_t b = 0; b < B; ++b) {
+    if (st.done[static_cast<std::size_t>(b)]) {
+      retire_sentence(st, b, parent, token, score);
+      continue;
+    }
+    advance_sentence(st, b, step, alpha, eos.data_ptr<double>() + b * K,
+                     values.data_ptr<double>() + b * K, indices.data_ptr<int64_t>() + b * K, parent,
+                     token, score);
+  }
+}
+
+}  // namespace
+
+EvalModeGuard::EvalModeGuard(model::Seq2Seq& model)
+    : model_(model), was_training_(model->is_training()) {
+  model_->eval();
+}
+
+EvalModeGuard::~EvalModeGuard() { model_->train(was_training_); }
+
+void validate_search_options(const SearchOptions& o) {
+  const auto fail = [](const std::string& key, const std::string& rule, const std::string& value) {
+    throw ConfigError("search option " + key + " " + rule + ", got " + value);
+  };
+  if (o.beam_size < 1) fail("beam_size", "must be >= 1", std::to_string(o.beam_size));
+  if (o.n_best < 1 || o.n_best > o.beam_size) {
+    fail("n_best", "must be in [1, beam_size = " + std::to_string(o.beam_size) + "]",
+         std::to_string(o.n_best));
+  }
+  if (!(o.length_penalty >= 0))
+    fail("length_penalty", "must be >= 0", std::to_string(o.length_penalty));
+  if (!(o.max_len_ratio >= 0))
+    fail("max_len_ratio", "must be >= 0", std::to_string(o.max_len_ratio));
+  if (o.max_len_extra < 0) fail("max_len_extra", "must be >= 0", std::to_string(o.max_len_extra));
+}
+
+double length_penalty(int64_t length, double alpha) {
+  return std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
+}
+
+std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const train::Batch& batch,
+                                            const SearchOptions& options) {
+  return options.beam_size == 1 ? greedy_search(model, batch, options)
+                                : beam_search(model, batch, options);
+}
+
+std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const train::Batch& batch,
+                                                   const SearchOptions& options) {
+  validate_search_options(options);
+  torch::NoGradGuard no_grad;
+  EvalModeGuard eval_mode(model);
+  const auto device = batch.src.device();
+  const auto limits_cpu = max_lengths(batch, options);
+  const auto limits = torch::tensor(limits_cpu, torch::kLong).to(device);  // [B]
+  const int64_t longest = *std::max_element(limits_cpu.begin(), limits_cpu.end());
+  const StepMasks masks(model->decoder->options().vocab_size(), device);
+  const bool keep = keeps_attention(model, options);
+
+  auto encoded = model->encode(batch.src, batch.src_lengths);
+  auto prev = torch::full({batch.size()}, Vocab::kBos, batch.src.options().dtype(torch::kLong));
+  auto done = torch::zeros({batch.size()}, prev.options().dtype(torch::kBool));
+  auto scores = torch::zeros({batch.size()}, prev.options().dtype(torch::kDouble));
+  std::vector<torch::Tensor> tokens, attention;  // per step: [B], [B, m, S]
+  for (int64_t t = 0; t <= longest; ++t) {
+    const auto out = model->decoder->step(prev, encoded.state, encoded.memory);
+    const auto logp = step_log_probs(model, out, masks, limits.le(t));  // [B, V]
+    const auto best = logp.max(/*dim=*/1);
+    // Rows already done emit <pad> and add nothing to their score.
+    prev = torch::where(done, torch::full_like(prev, Vocab::kPad), std::get<1>(best));
+    scores += torch::where(done, torch::zeros_like(scores), std::get<0>(best).to(torch::kDouble));
+    tokens.push_back(prev);
+    if (keep) attention.push_back(out.attention);
+    done = done | prev.eq(Vocab::kEos);
+    if (done.all().item<bool>()) break;
+  }
+  const auto all_attention =
+      keep ? torch::stack(attention).to(torch::kCPU, torch::kFloat) : torch::Tensor();
+  return collect_greedy(torch::stack(tokens).to(torch::kCPU), scores.to(torch::kCPU), all_attention,
+                        batch, options.length_penalty);
+}
+
+std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const train::Batch& batch,
+                                                 const SearchOptions& options) {
+  validate_search_options(options);
+  torch::NoGradGuard no_grad;
+  EvalModeGuard eval_mode(model);
+  const auto device = batch.src.device();
+  const auto long_opts = torch::TensorOptions().dtype(torch::kLong).device(device);
+  const int64_t B = batch.size(), K = options.beam_size, V = model->decoder->options().vocab_size();
+  BeamState st{B, K, V, max_lengths(batch, options), {}, {}, {}, {}};
+  st.finished.resize(static_cast<std::size_t>(B));
+  st.done.assign(static_cast<std::size_t>(B), false);
+  const int64_t longest = *std::max_element(st.limits.begin(), st.limits.end());
+  const auto row_limits = torch::tensor(st.limits, torch::kLong).to(device).repeat_interleave(K);
+  const StepMasks masks(V, device);
+  const bool keep = keeps_attention(model, options);
+
+  // Encode once; row b*K + k of the (B*K)-row batch is beam k of sentence b. A sentence's rows
+  // share one memory, so only the decoder state follows the reordering.
+  auto encoded = model->encode(batch.src, batch.src_lengths);
+  const auto expand = torch::arange(B, long_opts).repeat_interleave(K);
+  const auto memory = encoded.memory.index_select(expand);
+  auto state = encoded.state.index_select(expand);
+  // Only beam 0 is alive at first; the others would duplicate it.
+  auto scores = torch::full({B, K}, kNegInf, long_opts.dtype(torch::kDouble));
+  scores.select(1, 0).fill_(0.0);
+  auto prev = torch::full({B * K}, Vocab::kBos, long_opts);
+  std::vector<torch::Tensor> attention;  // per step [B*K, m, S]
+  std::vector<int64_t> parent(static_cast<std::size_t>(B * K)), token(parent.size());
+  std::vector<double> score(parent.size());
+  for (int64_t t = 0; t <= longest; ++t) {
+    const auto out = model->decoder->step(prev, state, memory);
+    const auto logp = step_log_probs(model, out, masks, row_limits.le(t));  // [B*K, V]
+    if (keep) attention.push_back(out.attention);
+    // Summed log-probs of every extension: [B*K, V].
+    auto total = scores.view({B * K, 1}) + logp.to(torch::kDouble);
+    select_beams(st, total, t, options.length_penalty, parent, token, score);
+    st.parents.push_back(parent);
+    st.tokens.push_back(token);
+    if (std::all_of(st.done.begin(), st.done.end(), [](bool d) { return d; })) break;
+    const auto parent_t = torch::tensor(parent, torch::kLong).to(device);
+    state = state.index_select(parent_t);
+    prev = torch::tensor(token, torch::kLong).to(device);
+    scores = torch::tensor(score, torch::kDouble).to(device).view({B, K});
+  }
+  const auto all_attention =
+      keep ? torch::stack(attention).to(torch::kCPU, torch::kFloat) : torch::Tensor();
+  return collect_beams(st, all_attention, batch, options.n_best);
+}
+
+}  // namespace s2s::eval

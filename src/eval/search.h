@@ -1,0 +1,83 @@
+#pragma once
+// Decoding: from a batch of source sentences to target hypotheses, behind one entry point
+// (search) that takes an options struct and dispatches on the beam size.
+//
+//   greedy (beam_size == 1): y_t = argmax_y log p(y | y_<t, x), all rows of the batch at once.
+//   beam search (beam_size K > 1): the K best prefixes per sentence by summed log-probability
+//     stay alive; at every step the </s> extension of each alive prefix is set aside as a
+//     finished hypothesis; finished hypotheses are ranked by the GNMT length-normalized score
+//     score / lp(Y),  lp(Y) = ((5 + |Y|) / 6)^alpha  (Wu et al. 2016, eq. 14), |Y| counting
+//     </s>. A sentence stops when it has K finished hypotheses that no alive prefix can beat,
+//     or at its length limit.
+//
+// Length limit of batch row i: max_len_i = ceil(max_len_ratio * src_len_i) + max_len_extra
+// target tokens before </s>, src_len_i being batch.src_lengths[i] (the tokens the encoder sees,
+// </s> included). At step max_len_i only </s> may be chosen (as fairseq does), so every
+// hypothesis is a complete sentence, its score includes log p(</s>), and its attention has a
+// row for </s>. <pad> and <s> are never chosen. Scores are the model's own log-probabilities
+// (masking happens after the softmax), so they equal teacher-forced scoring of the hypothesis.
+//
+// Shapes: B batch, K beam, V target vocabulary, S longest source, m attention heads.
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "model/seq2seq.h"
+#include "train/batch.h"
+
+namespace s2s::eval {
+
+struct SearchOptions {
+  int64_t beam_size = 1;        // 1 = greedy search
+  double length_penalty = 0.6;  // GNMT alpha (>= 0); 0 ranks by the plain sum of log-probs
+  int64_t n_best = 1;           // hypotheses returned per sentence, 1 <= n_best <= beam_size
+  double max_len_ratio = 2.0;   // max target length = ceil(ratio * src_len) + max_len_extra
+  int64_t max_len_extra = 10;   // see max_len_ratio
+  bool keep_attention = true;   // return each hypothesis' attention weights
+};
+
+struct Hypothesis {
+  std::vector<int64_t> tokens;    // target ids, without <s> and without </s>
+  double score = 0.0;             // sum of log-probs of tokens and </s>
+  double normalized_score = 0.0;  // score / lp(tokens + 1)
+  // [tokens + 1 (the </s> step), m, S_i] on the CPU, S_i = that source's real length (with
+  // </s>); row t is the attention that produced token t. Undefined if the model has no
+  // attention or keep_attention is false.
+  torch::Tensor attention;
+};
+
+// Puts the model in eval mode (no dropout) for a scope and restores its previous mode: the
+// trainer decodes the validation set in the middle of training.
+class EvalModeGuard {
+ public:
+  explicit EvalModeGuard(model::Seq2Seq& model);
+  ~EvalModeGuard();
+  EvalModeGuard(const EvalModeGuard&) = delete;
+  EvalModeGuard& operator=(const EvalModeGuard&) = delete;
+
+ private:
+  model::Seq2Seq& model_;
+  bool was_training_;
+};
+
+// Throws ConfigError naming the option for values out of range (before any tensor work).
+void validate_search_options(const SearchOptions& options);
+
+// GNMT length penalty ((5 + length) / 6)^alpha.
+double length_penalty(int64_t length, double alpha);
+
+// Per batch row, min(n_best, found) hypotheses, best (highest normalized score) first.
+// Runs without autograd and with the model in eval mode (its previous mode is restored).
+std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const train::Batch& batch,
+                                            const SearchOptions& options);
+
+// The two strategies, exposed for tests; search() picks one by options.beam_size.
+// Greedy returns one hypothesis per row and ignores beam_size and n_best.
+std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const train::Batch& batch,
+                                                   const SearchOptions& options);
+std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const train::Batch& batch,
+                                                 const SearchOptions& options);
+
+}  // namespace s2s::eval

@@ -1,0 +1,118 @@
+#include "eval/splits.h"
+
+#include <cmath>
+
+#include "eval/search.h"
+#include "eval/translate.h"
+#include "train/loss.h"
+#include "util/error.h"
+#include "util/logging.h"
+
+namespace s2s::eval {
+namespace {
+
+// The config keys of a split: corpus and gold alignments.
+struct SplitKeys {
+  const std::string* corpus;
+  const std::string* alignments;
+};
+
+SplitKeys split_keys(const config::DataConfig& data, const std::string& name) {
+  if (name == "test") return {&data.test, &data.test_alignments};
+  if (name == "valid") return {&data.valid, &data.valid_alignments};
+  std::string valid;
+  for (const auto& n : split_names()) valid += (valid.empty() ? "" : ", ") + n;
+  throw UserError("unknown split '" + name + "' (valid: " + valid + ")");
+}
+
+// Sentence i of a batch: attention [T, m, S] sliced to its real target steps and sources.
+torch::Tensor sentence_attention(const torch::Tensor& attention, int64_t row, int64_t steps,
+                                 int64_t sources) {
+  return attention.select(0, row)
+      .slice(0, 0, steps)
+      .slice(/*dim=*/2, 0, sources)
+      .to(torch::kCPU, torch::kFloat);
+}
+
+}  // namespace
+
+const std::vector<std::string>& split_names() {
+  static const std::vector<std::string> names = {"test", "valid"};
+  return names;
+}
+
+Split load_split(const config::Config& config, const std::string& name,
+                 const data::Tokenizer& src_tokenizer, const data::Tokenizer& tgt_tokenizer) {
+  const auto keys = split_keys(config.data, name);
+  if (keys.corpus->empty()) {
+    throw ConfigError("split '" + name + "' is not configured: data." + name +
+                      " is empty in the run's config");
+  }
+  data::CorpusSpec spec;
+  spec.format = config.data.format;
+  spec.path = *keys.corpus;
+  spec.src_ext = config.data.src_ext;
+  spec.tgt_ext = config.data.tgt_ext;
+  Split split;
+  split.name = name;
+  split.description = data::describe(spec);
+  split.pairs = data::read_corpus(spec);
+  split.corpus = data::tokenize_corpus(split.pairs, src_tokenizer, tgt_tokenizer);
+  split.alignments = *keys.alignments;
+  util::logger("eval")->info("{}: {} sentences from {}", name, split.corpus.size(),
+                             split.description);
+  return split;
+}
+
+Split load_split(const train::LoadedRun& run, const std::string& name) {
+  return load_split(run.config, name, *run.src_tokenizer, *run.tgt_tokenizer);
+}
+
+std::vector<Alignment> load_split_alignments(const Split& split) {
+  if (split.alignments.empty()) return {};
+  auto gold = read_alignments(split.alignments);
+  if (gold.size() != split.corpus.size()) {
+    throw InputError(split.alignments + ": " + std::to_string(gold.size()) +
+                     " alignment lines for " + std::to_string(split.corpus.size()) +
+                     " sentences of " + split.description);
+  }
+  for (std::size_t i = 0; i < gold.size(); ++i) {
+    check_alignment(gold[i], static_cast<int64_t>(split.corpus.src[i].size()),
+                    static_cast<int64_t>(split.corpus.tgt[i].size()),
+                    split.alignments + ":" + std::to_string(i + 1));
+  }
+  return gold;
+}
+
+double ForcedScores::loss() const {
+  return tokens == 0 ? 0.0 : nll_sum / static_cast<double>(tokens);
+}
+
+double ForcedScores::perplexity() const { return std::exp(loss()); }
+
+ForcedScores teacher_forced_scores(model::Seq2Seq& model, const train::EncodedCorpus& corpus,
+                                   int64_t batch_size, const torch::Device& device,
+                                   bool keep_attention) {
+  torch::NoGradGuard no_grad;
+  EvalModeGuard eval_mode(model);
+  ForcedScores out;
+  if (keep_attention) out.attention.resize(corpus.size());
+  const auto src_lengths = corpus.src_lengths(), tgt_lengths = corpus.tgt_lengths();
+  for (const auto& indices : length_sorted_batches(src_lengths, batch_size)) {
+    const auto batch = train::make_batch(corpus, indices, device);
+    const auto forward = model->forward(batch.src, batch.src_lengths, batch.tgt_in,
+                                        /*teacher_forcing=*/1.0, keep_attention);
+    const auto loss = train::sequence_loss(forward.logits, batch.tgt_out, /*label_smoothing=*/0.0);
+    out.nll_sum += loss.nll_sum;
+    out.tokens += loss.tokens;
+    if (!keep_attention || !forward.attention.defined()) continue;
+    for (std::size_t r = 0; r < indices.size(); ++r) {  // attention [B, T, m, S]
+      const auto i = indices[r];
+      out.attention[i] = sentence_attention(forward.attention, static_cast<int64_t>(r),
+                                            tgt_lengths[i], src_lengths[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace s2s::eval

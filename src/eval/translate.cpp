@@ -1,0 +1,115 @@
+#include "eval/translate.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace s2s::eval {
+
+TranslateOptions translate_options(const config::EvaluationConfig& e) {
+  TranslateOptions o;
+  o.search.beam_size = e.beam_size;
+  o.search.length_penalty = e.length_penalty;
+  o.search.n_best = 1;
+  o.search.max_len_ratio = e.max_len_ratio;
+  o.search.max_len_extra = e.max_len_extra;
+  o.batch_size = e.batch_size;
+  o.replace_unk = e.replace_unk;
+  return o;
+}
+
+Translator::Translator(model::Seq2Seq model, const data::Vocab& src_vocab,
+                       const data::Vocab& tgt_vocab, const data::Tokenizer& src_tokenizer,
+                       const data::Tokenizer& tgt_tokenizer, torch::Device device)
+    : model_(std::move(model)),
+      src_vocab_(src_vocab),
+      tgt_vocab_(tgt_vocab),
+      src_tokenizer_(src_tokenizer),
+      tgt_tokenizer_(tgt_tokenizer),
+      device_(device) {}
+
+Translator::Translator(const train::LoadedRun& run)
+    : Translator(run.model, run.src_vocab, run.tgt_vocab, *run.src_tokenizer, *run.tgt_tokenizer,
+                 run.device) {}
+
+std::vector<Translation> Translator::translate_tokens(
+    const std::vector<std::vector<std::string>>& sources, const TranslateOptions& options) const {
+  validate_search_options(options.search);
+  std::vector<std::vector<int64_t>> ids;
+  std::vector<int64_t> lengths;
+  ids.reserve(sources.size());
+  for (const auto& s : sources) {
+    ids.push_back(src_vocab_.encode(s, /*add_bos=*/false, /*add_eos=*/true));
+    lengths.push_back(static_cast<int64_t>(s.size()));  // 0 = empty input, not decoded
+  }
+  std::vector<Translation> out(sources.size());
+  auto model = model_;  // search needs a mutable handle; it shares the module
+  for (const auto& indices : length_sorted_batches(lengths, options.batch_size)) {
+    const auto batch = train::make_source_batch(ids, indices, device_);
+    const auto hypotheses = search(model, batch, options.search);
+    for (std::size_t r = 0; r < indices.size(); ++r) {
+      const auto i = indices[r];
+      out[i].source = sources[i];
+      if (!hypotheses[r].empty())
+        out[i] = finish(sources[i], hypotheses[r].front(), options.replace_unk);
+    }
+  }
+  return out;
+}
+
+std::vector<Translation> Translator::translate_lines(const std::vector<std::string>& lines,
+                                                     const TranslateOptions& options) const {
+  std::vector<std::vector<std::string>> sources;
+  sources.reserve(lines.size());
+  for (const auto& line : lines) sources.push_back(src_tokenizer_.tokenize(line));
+  return translate_tokens(sources, options);
+}
+
+Translation Translator::finish(const std::vector<std::string>& source, const Hypothesis& hypothesis,
+                               bool replace_unk) const {
+  Translation t;
+  t.source = source;
+  t.tokens = tgt_vocab_.decode(hypothesis.tokens);
+  if (replace_unk)
+    t.tokens = replace_unknown(t.tokens, hypothesis.tokens, source, hypothesis.attention);
+  t.text = tgt_tokenizer_.detokenize(t.tokens);
+  t.score = hypothesis.score;
+  t.attention = hypothesis.attention;
+  return t;
+}
+
+std::vector<std::string> replace_unknown(std::vector<std::string> tokens,
+                                         const std::vector<int64_t>& ids,
+                                         const std::vector<std::string>& source,
+                                         const torch::Tensor& attention) {
+  // Search never emits <pad> or <s>, so decoded tokens and ids line up one to one.
+  if (!attention.defined() || source.empty() || tokens.size() != ids.size()) return tokens;
+  const auto n_src = static_cast<int64_t>(source.size());
+  // [T + 1, m, S + 1] -> mean over heads, real source positions only: [T + 1, S]
+  const auto weights = attention.mean(/*dim=*/1).slice(/*dim=*/1, 0, n_src);
+  const auto best = weights.argmax(/*dim=*/1).to(torch::kCPU, torch::kLong).contiguous();
+  const auto* data = best.data_ptr<int64_t>();
+  for (std::size_t t = 0; t < tokens.size(); ++t) {
+    if (ids[t] == data::Vocab::kUnk) tokens[t] = source[static_cast<std::size_t>(data[t])];
+  }
+  return tokens;
+}
+
+std::vector<std::vector<std::size_t>> length_sorted_batches(const std::vector<int64_t>& lengths,
+                                                            int64_t batch_size) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    if (lengths[i] > 0) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&lengths](std::size_t a, std::size_t b) { return lengths[a] > lengths[b]; });
+  std::vector<std::vector<std::size_t>> batches;
+  const auto size = static_cast<std::size_t>(std::max<int64_t>(batch_size, 1));
+  for (std::size_t start = 0; start < order.size(); start += size) {
+    const auto end = std::min(order.size(), start + size);
+    batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(start),
+                         order.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  return batches;
+}
+
+}  // namespace s2s::eval

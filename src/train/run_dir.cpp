@@ -1,0 +1,49 @@
+#include "train/run_dir.h"
+
+#include <filesystem>
+
+#include "config/json_io.h"
+#include "model/build_model.h"
+#include "train/checkpoint.h"
+#include "train/device.h"
+#include "util/error.h"
+
+namespace s2s::train {
+
+std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_size,
+                            int64_t tgt_vocab_size) {
+  config::Config c;
+  c.model = model;
+  nlohmann::json j = config::config_to_json(c)["model"];
+  j["src_vocab_size"] = src_vocab_size;
+  j["tgt_vocab_size"] = tgt_vocab_size;
+  return j.dump();
+}
+
+std::unique_ptr<data::Tokenizer> make_config_tokenizer(const config::DataConfig& data) {
+  data::TokenizerOptions options;
+  options.lowercase = data.lowercase;
+  return data::make_tokenizer(data.tokenizer, options);
+}
+
+LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
+  const RunPaths paths(run_dir);
+  if (!std::filesystem::is_directory(run_dir)) {
+    throw InputError(run_dir + ": run directory not found");
+  }
+  LoadedRun run;
+  run.config = config::load_config(paths.config());
+  run.src_vocab = data::Vocab::load(paths.src_vocab());
+  run.tgt_vocab = data::Vocab::load(paths.tgt_vocab());
+  run.src_tokenizer = make_config_tokenizer(run.config.data);
+  run.tgt_tokenizer = make_config_tokenizer(run.config.data);
+  run.device = resolve_device(run.config.device);
+  run.model = model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size());
+  load_checkpoint(paths.checkpoint(checkpoint), *run.model, /*optimizer=*/nullptr,
+                  model_signature(run.config.model, run.src_vocab.size(), run.tgt_vocab.size()));
+  run.model->to(run.device);
+  run.model->eval();
+  return run;
+}
+
+}  // namespace s2s::train

@@ -1,0 +1,56 @@
+#pragma once
+// The run directory: everything needed to evaluate, translate or resume a run.
+//   config.json            resolved config (after --set overrides)
+//   src_vocab.txt, tgt_vocab.txt
+//   checkpoints/last.pt, checkpoints/best.pt
+//   metrics.jsonl          one JSON object per log or validation event
+//   train.log              the training log
+//   <split>.hyp, <split>.scores.json   outputs of each evaluation
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+
+#include "config/config.h"
+#include "data/tokenizer.h"
+#include "data/vocab.h"
+#include "model/seq2seq.h"
+
+namespace s2s::train {
+
+struct RunPaths {
+  explicit RunPaths(std::string run_dir) : dir(std::move(run_dir)) {}
+  std::string dir;
+  std::string config() const { return dir + "/config.json"; }
+  std::string src_vocab() const { return dir + "/src_vocab.txt"; }
+  std::string tgt_vocab() const { return dir + "/tgt_vocab.txt"; }
+  std::string checkpoints() const { return dir + "/checkpoints"; }
+  std::string checkpoint(const std::string& name) const {
+    return checkpoints() + "/" + name + ".pt";
+  }
+  std::string metrics() const { return dir + "/metrics.jsonl"; }
+  std::string log() const { return dir + "/train.log"; }
+};
+
+// Describes the architecture a checkpoint fits: the model config and the vocabulary sizes.
+std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_size,
+                            int64_t tgt_vocab_size);
+
+// A trained run, ready to decode.
+struct LoadedRun {
+  config::Config config;
+  data::Vocab src_vocab, tgt_vocab;
+  std::unique_ptr<data::Tokenizer> src_tokenizer, tgt_tokenizer;
+  model::Seq2Seq model{nullptr};
+  torch::Device device = torch::kCPU;
+};
+
+// Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best" or "last"); the model is
+// in eval mode on the config's device. Missing or broken files are InputErrors naming them.
+LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best");
+
+// Tokenizers of a config: the same for training, evaluation and translation.
+std::unique_ptr<data::Tokenizer> make_config_tokenizer(const config::DataConfig& data);
+
+}  // namespace s2s::train

@@ -1,0 +1,86 @@
+#pragma once
+// Training: data preparation, the loop, validation, early stopping, checkpoints.
+// The loop itself is Trainer::train(); each detail is a named helper.
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "config/config.h"
+#include "data/batcher.h"
+#include "data/corpus.h"
+#include "data/tokenizer.h"
+#include "data/vocab.h"
+#include "model/seq2seq.h"
+#include "train/batch.h"
+#include "train/checkpoint.h"
+#include "train/run_dir.h"
+#include "util/metrics_log.h"
+#include "util/progress.h"
+
+namespace s2s::train {
+
+struct TrainOptions {
+  bool resume = false;     // continue from <run_dir>/checkpoints/last.pt
+  bool overwrite = false;  // start over in a run directory that already has checkpoints
+};
+
+struct ValidationResult {
+  double loss = 0.0, ppl = 0.0, bleu = 0.0;
+  std::string bleu_signature;
+};
+
+struct TrainSummary {
+  int64_t steps = 0;
+  double seconds = 0.0;
+  std::optional<ValidationResult> best;
+  int64_t parameters = 0;
+  bool early_stopped = false;
+};
+
+class Trainer {
+ public:
+  Trainer(config::Config config, TrainOptions options);
+  TrainSummary train();
+
+ private:
+  void prepare_run_dir();
+  void prepare_data();
+  void build_model();
+  double train_step(const Batch& batch);
+  void end_of_step(double loss, int64_t tokens);
+  void validate_and_checkpoint();
+  ValidationResult validate();
+  bool improved(const ValidationResult& r);
+  void update_learning_rate(bool improvement);
+  void save(const std::string& name);
+  bool should_stop() const;
+  int64_t planned_steps() const;
+
+  config::Config config_;
+  TrainOptions options_;
+  RunPaths paths_;
+  torch::Device device_ = torch::kCPU;
+  std::unique_ptr<data::Tokenizer> src_tokenizer_, tgt_tokenizer_;
+  data::Vocab src_vocab_, tgt_vocab_;
+  data::TokenizedCorpus train_text_, valid_text_;
+  EncodedCorpus train_data_, valid_data_;
+  std::unique_ptr<data::Batcher> batcher_;
+  model::Seq2Seq model_{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::string signature_;
+  TrainingState state_;
+  TrainSummary summary_;
+  util::MetricsLog metrics_;
+  std::unique_ptr<util::ProgressBar> progress_;
+  bool stop_ = false;
+  int64_t last_validated_step_ = -1;
+  // Running means since the last log line.
+  double interval_loss_ = 0.0;
+  int64_t interval_steps_ = 0, interval_tokens_ = 0;
+  std::chrono::steady_clock::time_point interval_start_, train_start_;
+};
+
+}  // namespace s2s::train

@@ -1,0 +1,195 @@
+// The evaluate, translate and attention verbs on a run directory built by hand: an untrained
+// model (weights saved as best.pt), its vocabularies and config, and a tiny test split with gold
+// alignments. Checks the files each verb writes and the errors a user can hit.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "cli/attention.h"
+#include "cli/evaluate.h"
+#include "cli/translate.h"
+#include "config/json_io.h"
+#include "data/vocab.h"
+#include "model/build_model.h"
+#include "train/checkpoint.h"
+#include "train/run_dir.h"
+#include "util/error.h"
+
+namespace s2s::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write(const fs::path& path, const std::string& contents) {
+  std::ofstream(path, std::ios::binary) << contents;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+class EvalVerbsTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    torch::manual_seed(5);
+    dir_ = fs::temp_directory_path() / ("s2s_eval_verbs_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "run" / "checkpoints");
+    write(dir_ / "test.de", "ein Haus\nzwei Hunde , drei Katzen\nein Hund\n");
+    write(dir_ / "test.en", "a house\ntwo dogs , three cats\na dog\n");
+    write(dir_ / "test.align", "0-0 1-1\n0-0 1-1 2-2 3-3 4-4\n0-0 1-1\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A run whose model has `scorer` attention, untrained.
+  std::string make_run(const std::string& scorer, bool alignments = true) {
+    config::Config c;
+    c.device = "cpu";
+    c.data.test = (dir_ / "test").string();
+    c.data.src_ext = "de";
+    c.data.tgt_ext = "en";
+    if (alignments) c.data.test_alignments = (dir_ / "test.align").string();
+    c.data.tokenizer = "whitespace";
+    c.model.emb_size = 8;
+    c.model.hidden_size = 8;
+    c.model.attention.scorer = scorer;
+    c.evaluation.max_len_extra = 2;
+    const train::RunPaths paths((dir_ / "run").string());
+    config::save_config(c, paths.config());
+    const auto src = data::Vocab::build({{"ein", "Haus", "zwei", "Hunde", ","}});
+    const auto tgt = data::Vocab::build({{"a", "house", "two", "dogs", ","}});
+    src.save(paths.src_vocab());
+    tgt.save(paths.tgt_vocab());
+    auto model = model::build_model(c.model, src.size(), tgt.size());
+    train::save_checkpoint(paths.checkpoint("best"), *model, nullptr, {},
+                           train::model_signature(c.model, src.size(), tgt.size()));
+    return paths.dir;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(EvalVerbsTest, EvaluateWritesHypothesesAndScores) {
+  EvaluateOptions options;
+  options.run = make_run("additive");
+  options.beam = 2;
+  options.json = true;
+  testing::internal::CaptureStdout();
+  run_evaluate(options);
+  const auto printed = nlohmann::json::parse(testing::internal::GetCapturedStdout());
+  EXPECT_EQ(count_lines(read(dir_ / "run" / "test.hyp")), 3u);
+  const auto saved = nlohmann::json::parse(read(dir_ / "run" / "test.scores.json"));
+  EXPECT_EQ(printed, saved);
+  EXPECT_EQ(saved["sentences"], 3);
+  EXPECT_EQ(saved["decode"], "beam 2");
+  EXPECT_EQ(saved["tokens"], 2 + 5 + 2 + 3);  // target tokens plus </s> each
+  for (const char* key : {"bleu", "chrf", "loss", "ppl", "aer", "attention_entropy"}) {
+    EXPECT_TRUE(saved.contains(key)) << key;
+  }
+  EXPECT_NE(saved["bleu"]["signature"].get<std::string>().find("tok:13a"), std::string::npos);
+  EXPECT_GE(saved["aer"].get<double>(), 0.0);
+  EXPECT_LE(saved["aer"].get<double>(), 1.0);
+}
+
+TEST_F(EvalVerbsTest, EvaluateTextWithoutAttention) {
+  EvaluateOptions options;
+  options.run = make_run("none");
+  testing::internal::CaptureStdout();
+  run_evaluate(options);
+  const auto text = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(text.rfind("BLEU = ", 0), 0u) << text;
+  EXPECT_NE(text.find("chrF2 = "), std::string::npos);
+  EXPECT_NE(text.find("ppl = "), std::string::npos);
+  EXPECT_EQ(text.find("AER"), std::string::npos);  // no attention, nothing to align
+}
+
+TEST_F(EvalVerbsTest, UnconfiguredSplitNamesTheKey) {
+  EvaluateOptions options;
+  options.run = make_run("dot");
+  options.split = "valid";
+  try {
+    run_evaluate(options);
+    FAIL() << "evaluated a split that is not configured";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("data.valid"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(EvalVerbsTest, BadAlignmentFileNamesLine) {
+  write(dir_ / "test.align", "0-0\n0-0 9-9\n0-0\n");
+  EvaluateOptions options;
+  options.run = make_run("dot");
+  try {
+    run_evaluate(options);
+    FAIL() << "accepted a link outside the sentence";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("test.align:2"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(EvalVerbsTest, TranslateKeepsLinesAndOrder) {
+  TranslateOptions options;
+  options.run = make_run("bilinear");
+  std::istringstream input("ein Haus\n\nzwei Hunde\r\nunbekannt\n");
+  auto* old = std::cin.rdbuf(input.rdbuf());
+  testing::internal::CaptureStdout();
+  run_translate(options);
+  const auto out = testing::internal::GetCapturedStdout();
+  std::cin.rdbuf(old);
+  EXPECT_EQ(count_lines(out), 4u);
+  std::istringstream lines(out);
+  std::string line;
+  std::getline(lines, line);
+  std::getline(lines, line);
+  EXPECT_EQ(line, "");  // the empty input line
+}
+
+TEST_F(EvalVerbsTest, AttentionWritesHeatmapsAndIndex) {
+  AttentionOptions options;
+  options.run = make_run("additive");
+  options.out = (dir_ / "heatmaps").string();
+  options.limit = 2;
+  run_attention(options);
+  EXPECT_TRUE(fs::exists(dir_ / "heatmaps" / "0001_head0.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "heatmaps" / "0002_head0.csv"));
+  EXPECT_FALSE(fs::exists(dir_ / "heatmaps" / "0003_head0.csv"));
+  const auto index = read(dir_ / "heatmaps" / "index.jsonl");
+  EXPECT_EQ(count_lines(index), 2u);
+  const auto first = nlohmann::json::parse(index.substr(0, index.find('\n')));
+  EXPECT_EQ(first["source"], "ein Haus");
+  EXPECT_EQ(first["reference"], "a house");
+  EXPECT_EQ(first["scorer"], "additive");
+  EXPECT_EQ(first["query"], "previous decoder state s_{t-1}");
+  const auto csv = read(dir_ / "heatmaps" / "0001_head0.csv");
+  EXPECT_EQ(csv.rfind("target\\source,ein,Haus,</s>\n", 0), 0u) << csv;
+}
+
+TEST_F(EvalVerbsTest, AttentionRefusesModelWithoutAttention) {
+  AttentionOptions options;
+  options.run = make_run("none");
+  options.out = (dir_ / "heatmaps").string();
+  try {
+    run_attention(options);
+    FAIL() << "drew heatmaps of a model without attention";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "this model has no attention (model.attention.scorer = none)");
+  }
+}
+
+}  // namespace
+}  // namespace s2s::cli

@@ -1,0 +1,301 @@
+// Greedy and beam search on small randomly initialized models, for every scorer and both
+// decoder styles. Scores and attention of returned hypotheses are checked against teacher-forced
+// scoring of the same tokens, which exercises the beam backpointers.
+
+#include "eval/search.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "data/vocab.h"
+#include "model/build_model.h"
+#include "util/error.h"
+
+namespace s2s::eval {
+namespace {
+
+using data::Vocab;
+constexpr int64_t kVocab = 12;
+
+struct ModelCase {
+  std::string scorer;
+  int64_t rank = 0;
+  int64_t heads = 1;
+  std::string style = "bahdanau";
+};
+
+std::string case_name(const testing::TestParamInfo<ModelCase>& info) {
+  const auto& c = info.param;
+  return c.scorer + (c.rank > 0 ? "_rank" + std::to_string(c.rank) : "") +
+         (c.heads > 1 ? "_heads" + std::to_string(c.heads) : "") + "_" + c.style;
+}
+
+model::Seq2Seq small_model(const ModelCase& c) {
+  config::ModelConfig m;
+  m.emb_size = 8;
+  m.hidden_size = 8;
+  m.decoder.style = c.style;
+  m.attention.scorer = c.scorer;
+  m.attention.rank = c.rank;
+  m.attention.heads = c.heads;
+  auto model = model::build_model(m, kVocab, kVocab);
+  model->eval();
+  return model;
+}
+
+// `n` random sources of 1..6 real tokens, each ending in </s>.
+std::vector<std::vector<int64_t>> random_sources(int64_t n) {
+  std::vector<std::vector<int64_t>> out;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t len = torch::randint(1, 7, {1}).item<int64_t>();
+    const auto ids = torch::randint(Vocab::kNumSpecials, kVocab, {len}, torch::kLong);
+    std::vector<int64_t> s(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + len);
+    s.push_back(Vocab::kEos);
+    out.push_back(s);
+  }
+  return out;
+}
+
+train::Batch make_batch(const std::vector<std::vector<int64_t>>& sources) {
+  std::vector<std::size_t> indices(sources.size());
+  for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
+  return train::make_source_batch(sources, indices, torch::kCPU);
+}
+
+// Teacher-forced log p(tokens </s> | source) and its attention [len + 1, m, S].
+struct Forced {
+  double score;
+  torch::Tensor attention;
+};
+
+Forced teacher_forced(model::Seq2Seq& model, const std::vector<int64_t>& source,
+                      const std::vector<int64_t>& tokens) {
+  torch::NoGradGuard no_grad;
+  std::vector<int64_t> in = {Vocab::kBos}, out = tokens;
+  in.insert(in.end(), tokens.begin(), tokens.end());
+  out.push_back(Vocab::kEos);
+  const auto src = torch::tensor(source, torch::kLong).unsqueeze(0);
+  const auto len = torch::tensor({static_cast<int64_t>(source.size())}, torch::kLong);
+  const auto f = model->forward(src, len, torch::tensor(in, torch::kLong).unsqueeze(0), 1.0, true);
+  const auto logp = torch::log_softmax(f.logits[0], /*dim=*/-1).to(torch::kDouble);  // [T, V]
+  const auto gold = torch::tensor(out, torch::kLong).unsqueeze(1);
+  Forced r{logp.gather(1, gold).sum().item<double>(), torch::Tensor()};
+  if (f.attention.defined()) r.attention = f.attention[0];
+  return r;
+}
+
+SearchOptions options(int64_t beam, double alpha = 0.0) {
+  SearchOptions o;
+  o.beam_size = beam;
+  o.n_best = 1;
+  o.length_penalty = alpha;
+  o.max_len_ratio = 1.5;
+  o.max_len_extra = 3;
+  return o;
+}
+
+class SearchTest : public testing::TestWithParam<ModelCase> {
+ protected:
+  void SetUp() override { torch::manual_seed(7); }
+};
+
+TEST_P(SearchTest, BeamSizeOneIsGreedy) {
+  auto model = small_model(GetParam());
+  const auto sources = random_sources(16);
+  const auto batch = make_batch(sources);
+  const auto greedy = greedy_search(model, batch, options(1));
+  const auto dispatched = search(model, batch, options(1));
+  ASSERT_EQ(greedy.size(), sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    ASSERT_EQ(dispatched[i].size(), 1u);
+    EXPECT_EQ(dispatched[i][0].tokens, greedy[i][0].tokens) << "sentence " << i;
+    EXPECT_EQ(dispatched[i][0].score, greedy[i][0].score) << "sentence " << i;
+    // Greedy's score is the teacher-forced score of its tokens.
+    const auto forced = teacher_forced(model, sources[i], greedy[i][0].tokens);
+    EXPECT_NEAR(greedy[i][0].score, forced.score, 1e-4);
+  }
+}
+
+TEST_P(SearchTest, BeamSearchOfWidthOneNeverScoresBelowGreedy) {
+  // K = 1 follows the greedy path but may stop at an earlier, better </s>.
+  auto model = small_model(GetParam());
+  const auto sources = random_sources(16);
+  const auto batch = make_batch(sources);
+  const auto greedy = greedy_search(model, batch, options(1));
+  const auto beam = beam_search(model, batch, options(1));
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    EXPECT_GE(beam[i][0].score, greedy[i][0].score - 1e-9) << "sentence " << i;
+    const auto& g = greedy[i][0].tokens;
+    const auto& b = beam[i][0].tokens;
+    ASSERT_LE(b.size(), g.size());
+    EXPECT_TRUE(std::equal(b.begin(), b.end(), g.begin())) << "beam 1 is a prefix of greedy";
+  }
+}
+
+TEST_P(SearchTest, BeamNeverScoresBelowGreedy) {
+  // Ranked by the plain sum of log-probs (alpha = 0), so "better" means higher model score.
+  auto model = small_model(GetParam());
+  for (int round = 0; round < 4; ++round) {
+    const auto sources = random_sources(16);
+    const auto batch = make_batch(sources);
+    const auto greedy = search(model, batch, options(1));
+    const auto beam = search(model, batch, options(4));
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const double g = teacher_forced(model, sources[i], greedy[i][0].tokens).score;
+      const double b = teacher_forced(model, sources[i], beam[i][0].tokens).score;
+      EXPECT_GE(b, g - 1e-5) << "round " << round << " sentence " << i;
+    }
+  }
+}
+
+TEST_P(SearchTest, ScoresAndAttentionMatchTeacherForcing) {
+  auto model = small_model(GetParam());
+  const auto sources = random_sources(12);
+  const auto batch = make_batch(sources);
+  auto o = options(4, /*alpha=*/0.6);
+  o.n_best = 4;
+  for (const auto& hyps : {search(model, batch, options(1)), search(model, batch, o)}) {
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      for (const auto& h : hyps[i]) {
+        const auto forced = teacher_forced(model, sources[i], h.tokens);
+        EXPECT_NEAR(h.score, forced.score, 1e-4) << "sentence " << i;
+        if (forced.attention.defined()) {
+          EXPECT_TRUE(torch::allclose(h.attention, forced.attention, 1e-4, 1e-5))
+              << "sentence " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST_P(SearchTest, NBestIsSortedByNormalizedScore) {
+  auto model = small_model(GetParam());
+  const auto sources = random_sources(8);
+  auto o = options(4, /*alpha=*/0.6);
+  o.n_best = 3;
+  const auto hyps = search(model, make_batch(sources), o);
+  for (const auto& n_best : hyps) {
+    ASSERT_EQ(n_best.size(), 3u);
+    for (std::size_t k = 0; k < n_best.size(); ++k) {
+      const auto& h = n_best[k];
+      const double lp = std::pow((5.0 + static_cast<double>(h.tokens.size() + 1)) / 6.0, 0.6);
+      EXPECT_NEAR(h.normalized_score, h.score / lp, 1e-12);
+      if (k > 0) {
+        EXPECT_GE(n_best[k - 1].normalized_score, h.normalized_score);
+      }
+    }
+    EXPECT_NE(n_best[0].tokens, n_best[1].tokens);
+  }
+}
+
+TEST_P(SearchTest, AttentionShapeAndRowsSumToOne) {
+  auto model = small_model(GetParam());
+  const auto sources = random_sources(10);
+  const auto batch = make_batch(sources);
+  const int64_t heads = GetParam().scorer == "none" ? 0 : GetParam().heads;
+  for (const int64_t beam : {1, 3}) {
+    const auto hyps = search(model, batch, options(beam));
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const auto& h = hyps[i][0];
+      if (heads == 0) {
+        EXPECT_FALSE(h.attention.defined());
+        continue;
+      }
+      const auto len = static_cast<int64_t>(h.tokens.size());
+      const auto src_len = static_cast<int64_t>(sources[i].size());
+      ASSERT_EQ(h.attention.sizes(), (std::vector<int64_t>{len + 1, heads, src_len}));
+      EXPECT_EQ(h.attention.device().type(), torch::kCPU);
+      EXPECT_TRUE(
+          torch::allclose(h.attention.sum(/*dim=*/-1), torch::ones({len + 1, heads}), 1e-5, 1e-5));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllScorers, SearchTest,
+    testing::Values(ModelCase{"additive"}, ModelCase{"dot"}, ModelCase{"scaled_dot"},
+                    ModelCase{"bilinear"}, ModelCase{"bilinear", 4}, ModelCase{"none"},
+                    ModelCase{"additive", 0, 1, "luong"}, ModelCase{"dot", 0, 1, "luong"},
+                    ModelCase{"scaled_dot", 0, 1, "luong"}, ModelCase{"bilinear", 0, 1, "luong"},
+                    ModelCase{"bilinear", 4, 1, "luong"}, ModelCase{"none", 0, 1, "luong"},
+                    ModelCase{"additive", 0, 2}, ModelCase{"dot", 0, 2, "luong"}),
+    case_name);
+
+class SearchLimitTest : public testing::Test {
+ protected:
+  void SetUp() override { torch::manual_seed(3); }
+
+  // Shifts the output bias of </s>: very negative = never ends, very positive = ends at once.
+  static void bias_eos(model::Seq2Seq& model, double shift) {
+    torch::NoGradGuard no_grad;
+    model->named_parameters()["decoder.output.bias"][Vocab::kEos] += shift;
+  }
+};
+
+TEST_F(SearchLimitTest, GreedyAndBeamStopAtMaxLength) {
+  auto model = small_model({"additive"});
+  bias_eos(model, -1e4);
+  const auto sources = random_sources(8);
+  const auto batch = make_batch(sources);
+  for (const int64_t beam : {1, 2}) {
+    SearchOptions o;
+    o.beam_size = beam;
+    o.max_len_ratio = 1.5;
+    o.max_len_extra = 2;
+    const auto hyps = search(model, batch, o);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const double src_len = static_cast<double>(sources[i].size());
+      const auto limit = static_cast<std::size_t>(std::ceil(1.5 * src_len)) + 2;
+      EXPECT_EQ(hyps[i][0].tokens.size(), limit) << "beam " << beam << " sentence " << i;
+      EXPECT_EQ(hyps[i][0].attention.size(0), static_cast<int64_t>(limit) + 1);
+      for (const auto t : hyps[i][0].tokens) {
+        EXPECT_NE(t, Vocab::kEos);
+        EXPECT_NE(t, Vocab::kPad);
+        EXPECT_NE(t, Vocab::kBos);
+      }
+    }
+  }
+}
+
+TEST_F(SearchLimitTest, ImmediateEndGivesEmptyHypothesis) {
+  auto model = small_model({"dot"});
+  bias_eos(model, 1e4);
+  const auto hyps = search(model, make_batch(random_sources(4)), SearchOptions{});
+  for (const auto& h : hyps) {
+    EXPECT_TRUE(h[0].tokens.empty());
+    EXPECT_EQ(h[0].attention.size(0), 1);
+  }
+}
+
+TEST_F(SearchLimitTest, RestoresTrainingModeAndKeepAttentionFalse) {
+  auto model = small_model({"additive"});
+  model->train();
+  SearchOptions o;
+  o.keep_attention = false;
+  const auto hyps = search(model, make_batch(random_sources(3)), o);
+  EXPECT_TRUE(model->is_training());
+  EXPECT_FALSE(hyps[0][0].attention.defined());
+}
+
+TEST(SearchOptionsTest, RejectsOutOfRangeOptions) {
+  SearchOptions o;
+  o.beam_size = 2;
+  o.n_best = 3;
+  EXPECT_THROW(validate_search_options(o), ConfigError);
+  o.n_best = 1;
+  o.length_penalty = -1;
+  EXPECT_THROW(validate_search_options(o), ConfigError);
+  o.length_penalty = 0.6;
+  o.beam_size = 0;
+  EXPECT_THROW(validate_search_options(o), ConfigError);
+  EXPECT_DOUBLE_EQ(length_penalty(1, 0.6), 1.0);
+  EXPECT_DOUBLE_EQ(length_penalty(7, 1.0), 2.0);
+}
+
+}  // namespace
+}  // namespace s2s::eval
