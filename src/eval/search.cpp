@@ -72,7 +72,9 @@ std::vector<std::vector<Hypothesis>> collect_greedy(const torch::Tensor& tokens,
     h.normalized_score = h.score / length_penalty(t + 1, alpha);
     if (attention.defined()) {
       const int64_t src_len = src_lengths[b].item<int64_t>();
-      h.attention = attention.slice(0, 0, t + 1).select(1, b).slice(/*dim=*/2, 0, src_len);
+      // A compact copy: a view would keep the whole batch's [T, B, m, S] tensor alive.
+      h.attention =
+          attention.slice(0, 0, t + 1).select(1, b).slice(/*dim=*/2, 0, src_len).contiguous();
     }
     out[static_cast<std::size_t>(b)].push_back(std::move(h));
   }
@@ -106,13 +108,17 @@ double kth_best(std::vector<Finished> finished, int64_t k) {
   return finished[static_cast<std::size_t>(k - 1)].normalized;
 }
 
-// One sentence's step. Every alive prefix's </s> extension (eos [K], summed log-probs) is set
-// aside as a finished hypothesis; the K best other extensions (values/indices [K], sorted) stay
-// alive. Writes rows b*K .. b*K+K-1 of parent/token/score.
+// One sentence's step. The </s> extension of an alive prefix (eos [K], summed log-probs; -inf
+// where </s> is not among the K most likely next tokens of that prefix) is set aside as a
+// finished hypothesis; the K best other extensions (values/indices [K], sorted) stay alive.
+// Writes rows b*K .. b*K+K-1 of parent/token/score.
 //
-// Why every </s> and not only those ranking among the K best extensions (fairseq, OpenNMT): a
-// short hypothesis whose </s> is outranked by longer prefixes would be lost, and those prefixes
-// can end far lower; beam search could then score below greedy search on flat distributions.
+// Why "among its own K best" and not "among the K best extensions of the whole beam" (fairseq,
+// OpenNMT): there a short hypothesis whose </s> is outranked by longer prefixes is lost, and
+// those can end far lower, so beam search scores below greedy search on flat distributions.
+// Why not every </s>: ending would then compete at every step, and on a weak model an early
+// </s> (the empty translation) wins the length-normalized ranking. With K = 1 the rule is
+// exactly greedy search.
 void advance_sentence(BeamState& st, int64_t b, int64_t step, double alpha, const double* eos,
                       const double* values, const int64_t* indices, std::vector<int64_t>& parent,
                       std::vector<int64_t>& token, std::vector<double>& score) {
@@ -168,7 +174,8 @@ Hypothesis backtrack(const BeamState& st, const Finished& f, const torch::Tensor
   if (attention.defined()) {
     const auto steps = torch::arange(f.step + 1, torch::kLong);
     h.attention = attention.index({steps, torch::tensor(rows, torch::kLong)})
-                      .slice(/*dim=*/2, 0, src_len);  // [step + 1, m, S_i]
+                      .slice(/*dim=*/2, 0, src_len)  // [step + 1, m, S_i]
+                      .contiguous();
   }
   return h;
 }
@@ -198,7 +205,13 @@ void select_beams(BeamState& st, torch::Tensor total, int64_t step, double alpha
                   std::vector<int64_t>& parent, std::vector<int64_t>& token,
                   std::vector<double>& score) {
   const int64_t B = st.batch, K = st.beam;
-  const auto eos = total.select(1, Vocab::kEos).to(torch::kCPU).contiguous();  // [B*K]
+  // </s> may end a prefix only when it is among that prefix's K best next tokens.
+  const int64_t k_row = std::min(K, total.size(1));
+  const auto kth = std::get<0>(total.topk(k_row, /*dim=*/1)).select(1, k_row - 1);  // [B*K]
+  const auto eos_total = total.select(1, Vocab::kEos);                              // [B*K]
+  const auto eos = torch::where(eos_total >= kth, eos_total, torch::full_like(eos_total, kNegInf))
+                       .to(torch::kCPU)
+                       .contiguous();
   total.select(1, Vocab::kEos).fill_(kNegInf);                        // </s> never stays alive
   const auto top = total.view({B, K * st.vocab}).topk(K, /*dim=*/1);  // [B, K], sorted
   const auto values = std::get<0>(top).to(torch::kCPU).contiguous();
@@ -232,10 +245,12 @@ void validate_search_options(const SearchOptions& o) {
     fail("n_best", "must be in [1, beam_size = " + std::to_string(o.beam_size) + "]",
          std::to_string(o.n_best));
   }
-  if (!(o.length_penalty >= 0))
+  if (!(o.length_penalty >= 0)) {
     fail("length_penalty", "must be >= 0", std::to_string(o.length_penalty));
-  if (!(o.max_len_ratio >= 0))
+  }
+  if (!(o.max_len_ratio >= 0)) {
     fail("max_len_ratio", "must be >= 0", std::to_string(o.max_len_ratio));
+  }
   if (o.max_len_extra < 0) fail("max_len_extra", "must be >= 0", std::to_string(o.max_len_extra));
 }
 
@@ -252,6 +267,7 @@ std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const train::
 std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const train::Batch& batch,
                                                    const SearchOptions& options) {
   validate_search_options(options);
+  if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;
   EvalModeGuard eval_mode(model);
   const auto device = batch.src.device();
@@ -287,6 +303,7 @@ std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const 
 std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const train::Batch& batch,
                                                  const SearchOptions& options) {
   validate_search_options(options);
+  if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;
   EvalModeGuard eval_mode(model);
   const auto device = batch.src.device();

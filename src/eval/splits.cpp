@@ -25,13 +25,11 @@ SplitKeys split_keys(const config::DataConfig& data, const std::string& name) {
   throw UserError("unknown split '" + name + "' (valid: " + valid + ")");
 }
 
-// Sentence i of a batch: attention [T, m, S] sliced to its real target steps and sources.
+// Row `row` of a batch's attention [B, T, m, S] (on the CPU) sliced to its real target steps and
+// source positions; a compact copy, so the batch tensor can be freed.
 torch::Tensor sentence_attention(const torch::Tensor& attention, int64_t row, int64_t steps,
                                  int64_t sources) {
-  return attention.select(0, row)
-      .slice(0, 0, steps)
-      .slice(/*dim=*/2, 0, sources)
-      .to(torch::kCPU, torch::kFloat);
+  return attention.select(0, row).slice(0, 0, steps).slice(/*dim=*/2, 0, sources).contiguous();
 }
 
 }  // namespace
@@ -106,10 +104,11 @@ ForcedScores teacher_forced_scores(model::Seq2Seq& model, const train::EncodedCo
     out.nll_sum += loss.nll_sum;
     out.tokens += loss.tokens;
     if (!keep_attention || !forward.attention.defined()) continue;
-    for (std::size_t r = 0; r < indices.size(); ++r) {  // attention [B, T, m, S]
+    const auto attention = forward.attention.to(torch::kCPU, torch::kFloat);  // [B, T, m, S]
+    for (std::size_t r = 0; r < indices.size(); ++r) {
       const auto i = indices[r];
-      out.attention[i] = sentence_attention(forward.attention, static_cast<int64_t>(r),
-                                            tgt_lengths[i], src_lengths[i]);
+      out.attention[i] =
+          sentence_attention(attention, static_cast<int64_t>(r), tgt_lengths[i], src_lengths[i]);
     }
   }
   return out;

@@ -48,9 +48,8 @@ std::vector<Translation> Translator::translate_tokens(
     const auto hypotheses = search(model, batch, options.search);
     for (std::size_t r = 0; r < indices.size(); ++r) {
       const auto i = indices[r];
-      out[i].source = sources[i];
-      if (!hypotheses[r].empty())
-        out[i] = finish(sources[i], hypotheses[r].front(), options.replace_unk);
+      // search returns at least one hypothesis per row: </s> is always allowed.
+      out[i] = finish(sources[i], hypotheses[r].front(), options.replace_unk);
     }
   }
   return out;
@@ -69,8 +68,9 @@ Translation Translator::finish(const std::vector<std::string>& source, const Hyp
   Translation t;
   t.source = source;
   t.tokens = tgt_vocab_.decode(hypothesis.tokens);
-  if (replace_unk)
+  if (replace_unk) {
     t.tokens = replace_unknown(t.tokens, hypothesis.tokens, source, hypothesis.attention);
+  }
   t.text = tgt_tokenizer_.detokenize(t.tokens);
   t.score = hypothesis.score;
   t.attention = hypothesis.attention;

@@ -121,36 +121,49 @@ TEST_P(SearchTest, BeamSizeOneIsGreedy) {
   }
 }
 
-TEST_P(SearchTest, BeamSearchOfWidthOneNeverScoresBelowGreedy) {
-  // K = 1 follows the greedy path but may stop at an earlier, better </s>.
+TEST_P(SearchTest, BeamSearchOfWidthOneEqualsGreedy) {
+  // K = 1: the alive prefix is the best non-</s> token, and </s> ends it only as the argmax.
   auto model = small_model(GetParam());
   const auto sources = random_sources(16);
   const auto batch = make_batch(sources);
   const auto greedy = greedy_search(model, batch, options(1));
-  const auto beam = beam_search(model, batch, options(1));
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    EXPECT_GE(beam[i][0].score, greedy[i][0].score - 1e-9) << "sentence " << i;
-    const auto& g = greedy[i][0].tokens;
-    const auto& b = beam[i][0].tokens;
-    ASSERT_LE(b.size(), g.size());
-    EXPECT_TRUE(std::equal(b.begin(), b.end(), g.begin())) << "beam 1 is a prefix of greedy";
+  for (const double alpha : {0.0, 0.6}) {
+    const auto beam = beam_search(model, batch, options(1, alpha));
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      ASSERT_EQ(beam[i].size(), 1u);
+      EXPECT_EQ(beam[i][0].tokens, greedy[i][0].tokens) << "sentence " << i;
+      EXPECT_EQ(beam[i][0].score, greedy[i][0].score) << "sentence " << i;
+    }
   }
 }
 
-TEST_P(SearchTest, BeamNeverScoresBelowGreedy) {
-  // Ranked by the plain sum of log-probs (alpha = 0), so "better" means higher model score.
+// Beam search is not exact: the greedy prefix can be pruned by K better-scoring prefixes that
+// later end lower, so "beam >= greedy for every sentence" is not a theorem. On these flat random
+// models K = 4 loses to greedy on about 2% of sentences (by < 0.2 nats); K = 16 never did in
+// 9600 sentences. Ranked by the plain sum of log-probs (alpha = 0), so higher is better.
+TEST_P(SearchTest, BeamScoresAtLeastGreedy) {
   auto model = small_model(GetParam());
+  int64_t sentences = 0, below = 0;
+  double beam_sum = 0.0, greedy_sum = 0.0;
   for (int round = 0; round < 4; ++round) {
     const auto sources = random_sources(16);
     const auto batch = make_batch(sources);
     const auto greedy = search(model, batch, options(1));
-    const auto beam = search(model, batch, options(4));
+    const auto beam4 = search(model, batch, options(4));
+    const auto beam16 = search(model, batch, options(16));
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const double g = teacher_forced(model, sources[i], greedy[i][0].tokens).score;
-      const double b = teacher_forced(model, sources[i], beam[i][0].tokens).score;
-      EXPECT_GE(b, g - 1e-5) << "round " << round << " sentence " << i;
+      const double b4 = teacher_forced(model, sources[i], beam4[i][0].tokens).score;
+      const double b16 = teacher_forced(model, sources[i], beam16[i][0].tokens).score;
+      EXPECT_GE(b16, g - 1e-5) << "K = 16, round " << round << " sentence " << i;
+      ++sentences;
+      below += b4 < g - 1e-5 ? 1 : 0;
+      beam_sum += b4;
+      greedy_sum += g;
     }
   }
+  EXPECT_LE(below * 20, sentences) << below << " of " << sentences << " below greedy at K = 4";
+  EXPECT_GT(beam_sum, greedy_sum);
 }
 
 TEST_P(SearchTest, ScoresAndAttentionMatchTeacherForcing) {
