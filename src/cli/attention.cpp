@@ -16,8 +16,21 @@ namespace {
 
 // The heatmaps of the first `limit` sentences; sentences with an empty source have no
 // attention to draw and are skipped.
+// [m, S + 1, S + 1] encoder self-attention of one source sentence (with </s>), or undefined.
+torch::Tensor encoder_self_attention(const train::LoadedRun& run,
+                                     const std::vector<std::string>& source) {
+  if (!run.model->encoder->self_attention) return {};
+  torch::NoGradGuard no_grad;
+  const auto ids = run.src_vocab.encode(source, /*add_bos=*/false, /*add_eos=*/true);
+  const auto src = torch::tensor(ids, torch::kLong).unsqueeze(0).to(run.device);
+  const auto lengths = torch::tensor({static_cast<int64_t>(ids.size())}, torch::kLong);
+  model::Seq2Seq model = run.model;  // a handle to the same module, callable
+  return model->encoder(src, lengths).self_attention[0].to(torch::kCPU);
+}
+
 std::vector<eval::HeatmapSentence> heatmap_sentences(
-    const eval::Split& split, const std::vector<eval::Translation>& translations) {
+    const train::LoadedRun& run, const eval::Split& split,
+    const std::vector<eval::Translation>& translations) {
   std::vector<eval::HeatmapSentence> out;
   for (std::size_t i = 0; i < translations.size(); ++i) {
     const auto& t = translations[i];
@@ -30,6 +43,7 @@ std::vector<eval::HeatmapSentence> heatmap_sentences(
     s.source_text = split.pairs[i].src;
     s.hypothesis = t.text;
     s.reference = split.corpus.tgt_raw[i];
+    s.self_attention = encoder_self_attention(run, t.source);
     out.push_back(std::move(s));
   }
   return out;
@@ -75,7 +89,7 @@ void run_attention(const AttentionOptions& options) {
   info.scorer = run.config.model.attention.scorer;
   info.query = eval::decoder_query(run.config.model.decoder.style);
   const auto files =
-      eval::write_heatmaps(options.out, heatmap_sentences(split, translations), info);
+      eval::write_heatmaps(options.out, heatmap_sentences(run, split, translations), info);
   util::logger("eval")->info("wrote {} heatmaps of {} sentences and index.jsonl to {}", files, n,
                              options.out);
 }

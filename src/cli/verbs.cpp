@@ -3,6 +3,7 @@
 #include "cli/attention.h"
 #include "cli/bleu.h"
 #include "cli/evaluate.h"
+#include "cli/study.h"
 #include "cli/train.h"
 #include "cli/translate.h"
 
@@ -14,6 +15,7 @@ void setup_verbs(CLI::App& app) {
   setup_translate(app);
   setup_attention(app);
   setup_bleu(app);
+  setup_study(app);
 }
 
 std::string first_line(const std::string& message) {

@@ -51,6 +51,9 @@ struct AttentionConfig {
   int64_t size = 0;                  // additive hidden size / projection size; 0 = decoder hidden
   bool key_value = false;            // separate key and value projections of encoder states
   int64_t heads = 1;                 // attention heads; must divide the attention size
+  std::string hard = "none";         // hard attention in training: "none" (soft), "sample"
+                                     // (s_t ~ a_t, trained with REINFORCE) or "argmax"
+  std::string hard_eval = "argmax";  // hard attention at evaluation: "argmax" or "sample"
 };
 
 struct ModelConfig {
@@ -61,6 +64,19 @@ struct ModelConfig {
   EncoderConfig encoder;
   DecoderConfig decoder;
   AttentionConfig attention;
+};
+
+// REINFORCE for hard attention (Xu et al. 2015, sec. 4.1; Mnih et al. 2014). Defaults follow the
+// Show, Attend and Tell code (arctic-captions): baseline decay 0.9, entropy weight 0.002,
+// expected context with probability 0.5.
+struct ReinforceConfig {
+  std::string baseline = "moving_average";  // none | moving_average | learned | leave_one_out
+  double baseline_decay = 0.9;       // moving average: b <- decay * b + (1 - decay) * mean(R)
+  int64_t samples = 2;               // leave_one_out: K attention samples per sentence (>= 2)
+  double weight = 1.0;               // lambda_r: weight of the REINFORCE term
+  double entropy_weight = 0.002;     // lambda_e: weight of the attention entropy bonus
+  double p_expect = 0.5;             // probability of using the expected (soft) context
+  std::string reward = "sentence";   // "sentence": R = log p(y|s); "reward_to_go": per step
 };
 
 struct TrainingConfig {
@@ -86,6 +102,7 @@ struct TrainingConfig {
   int64_t patience = 0;              // stop after N validations without improvement; 0 = off
   int64_t num_samples = 3;           // sample translations printed at each validation
   int64_t threads = 0;               // intra-op threads; 0 = all cores
+  ReinforceConfig reinforce;         // used when model.attention.hard = "sample"
 };
 
 struct EvaluationConfig {
@@ -155,6 +172,19 @@ void visit_fields(V& v, AttentionConfig& c) {
   v("size", c.size);
   v("key_value", c.key_value);
   v("heads", c.heads);
+  v("hard", c.hard);
+  v("hard_eval", c.hard_eval);
+}
+
+template <class V>
+void visit_fields(V& v, ReinforceConfig& c) {
+  v("baseline", c.baseline);
+  v("baseline_decay", c.baseline_decay);
+  v("samples", c.samples);
+  v("weight", c.weight);
+  v("entropy_weight", c.entropy_weight);
+  v("p_expect", c.p_expect);
+  v("reward", c.reward);
 }
 
 template <class V>
@@ -192,6 +222,7 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("patience", c.patience);
   v("num_samples", c.num_samples);
   v("threads", c.threads);
+  v.section("reinforce", c.reinforce);
 }
 
 template <class V>

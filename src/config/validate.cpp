@@ -95,6 +95,10 @@ void validate_model(const ModelConfig& m) {
                       std::to_string(size) + ") and the key size (" + std::to_string(key_size) +
                       "), got " + std::to_string(a.heads));
   }
+  require_choice("model.attention.hard", a.hard, {"none", "sample", "argmax"});
+  require_choice("model.attention.hard_eval", a.hard_eval, {"argmax", "sample"});
+  require(a.hard == "none" || a.scorer != "none", "model.attention.hard",
+          "needs an attention scorer (model.attention.scorer is none)", a.hard);
   require(a.rank >= 0, "model.attention.rank", "must be >= 0 (0 = full bilinear)", a.rank);
   require(a.rank == 0 || a.scorer == "bilinear", "model.attention.rank",
           "is only used by the bilinear scorer; set it to 0", a.rank);
@@ -128,6 +132,20 @@ void validate_training(const TrainingConfig& t) {
   require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);
   require(t.num_samples >= 0, "training.num_samples", "must be >= 0", t.num_samples);
   require(t.threads >= 0, "training.threads", "must be >= 0 (0 = all cores)", t.threads);
+  const ReinforceConfig& r = t.reinforce;
+  require_choice("training.reinforce.baseline", r.baseline,
+                 {"none", "moving_average", "learned", "leave_one_out"});
+  require(r.baseline_decay >= 0 && r.baseline_decay < 1, "training.reinforce.baseline_decay",
+          "must be in [0, 1)", r.baseline_decay);
+  require(r.samples >= 1, "training.reinforce.samples", "must be >= 1", r.samples);
+  require(r.baseline != "leave_one_out" || r.samples >= 2, "training.reinforce.samples",
+          "must be >= 2 for the leave_one_out baseline", r.samples);
+  require(r.weight >= 0, "training.reinforce.weight", "must be >= 0", r.weight);
+  require(r.entropy_weight >= 0, "training.reinforce.entropy_weight", "must be >= 0",
+          r.entropy_weight);
+  require(r.p_expect >= 0 && r.p_expect <= 1, "training.reinforce.p_expect", "must be in [0, 1]",
+          r.p_expect);
+  require_choice("training.reinforce.reward", r.reward, {"sentence", "reward_to_go"});
 }
 
 void validate_evaluation(const EvaluationConfig& e) {

@@ -27,9 +27,10 @@ void append_row(std::ostringstream& out, const std::string& label,
 }
 
 nlohmann::ordered_json index_line(const std::string& file, const HeatmapSentence& s, int64_t head,
-                                  const HeatmapInfo& info) {
+                                  const HeatmapInfo& info, const char* matrix) {
   nlohmann::ordered_json j;
   j["file"] = file;
+  j["matrix"] = matrix;
   j["id"] = s.id;
   j["head"] = head;
   j["source"] = s.source_text;
@@ -82,6 +83,13 @@ std::string heatmap_csv(const std::vector<std::string>& source,
   return out.str();
 }
 
+std::string self_attention_file_name(int64_t id, int64_t head) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%04lld_self_head%lld.csv", static_cast<long long>(id),
+                static_cast<long long>(head));
+  return buffer;
+}
+
 std::string heatmap_file_name(int64_t id, int64_t head) {
   char buffer[64];
   std::snprintf(buffer, sizeof(buffer), "%04lld_head%lld.csv", static_cast<long long>(id),
@@ -103,7 +111,15 @@ int64_t write_heatmaps(const std::string& dir, const std::vector<HeatmapSentence
       const auto name = heatmap_file_name(s.id, h);
       util::write_file_atomic(dir + "/" + name,
                               heatmap_csv(s.source, s.target, s.attention.select(1, h)));
-      index << index_line(name, s, h, info).dump() << '\n';
+      index << index_line(name, s, h, info, "decoder_attention").dump() << '\n';
+      ++files;
+    }
+    // Encoder self-attention: source x source, one file per head.
+    for (int64_t h = 0; s.self_attention.defined() && h < s.self_attention.size(0); ++h) {
+      const auto name = self_attention_file_name(s.id, h);
+      util::write_file_atomic(dir + "/" + name,
+                              heatmap_csv(s.source, s.source, s.self_attention.select(0, h)));
+      index << index_line(name, s, h, info, "encoder_self_attention").dump() << '\n';
       ++files;
     }
   }

@@ -4,7 +4,9 @@
 //   <tgt_1>,a_11,...,a_1(S+1)          one row per generated target token, </s> included;
 //   ...                                weights with 6 decimals, each row sums to 1
 //   </s>,...
-// and a sidecar index.jsonl with one JSON object per file: file, id, head, source, hypothesis,
+// Models with encoder self-attention also get <id>_self_head<h>.csv (source x source).
+// A sidecar index.jsonl has one JSON object per file: file, matrix ("decoder_attention" or
+// "encoder_self_attention"), id, head, source, hypothesis,
 // reference, decode ("greedy" / "beam K"), scorer, query (which decoder state was the query).
 // Fields containing a comma, a quote or a newline are quoted, quotes doubled (RFC 4180).
 
@@ -23,6 +25,8 @@ struct HeatmapSentence {
   std::vector<std::string> source;  // source tokens, without </s>
   std::vector<std::string> target;  // hypothesis tokens, without </s>
   torch::Tensor attention;          // [target + 1, m, source + 1]
+  torch::Tensor self_attention;     // [m, source + 1, source + 1] encoder self-attention, or
+                                    // undefined when the model has none
   std::string source_text;          // the raw source line
   std::string hypothesis;           // the detokenized hypothesis
   std::string reference;            // the raw reference line ("" if none)
@@ -49,6 +53,8 @@ std::string heatmap_csv(const std::vector<std::string>& source,
 
 // "<id>_head<h>.csv", e.g. "0007_head0.csv".
 std::string heatmap_file_name(int64_t id, int64_t head);
+// "<id>_self_head<h>.csv": the encoder self-attention (source x source) of head h.
+std::string self_attention_file_name(int64_t id, int64_t head);
 
 // Writes every sentence's CSVs into `dir` (created if missing) and `dir`/index.jsonl
 // (rewritten). Returns the number of CSV files written.

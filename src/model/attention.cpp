@@ -62,6 +62,12 @@ AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch:
           bias.unsqueeze(1).expand({batch, m, len}).contiguous()};
 }
 
+const std::string& AttentionImpl::hard_mode() const {
+  static const std::string kNone = "none";
+  if (options_.hard() == "none") return kNone;
+  return is_training() ? options_.hard() : options_.hard_eval();
+}
+
 AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const AttentionMemory& mem) {
   const int64_t batch = query.size(0), m = options_.heads();
   const int64_t len = mem.projected.size(2), rows = batch * m;
@@ -70,12 +76,52 @@ AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const Attenti
   // scores [B*m, S]; -inf at padding makes softmax give exactly 0 there.
   const auto scores = scorer_->score(q, mem.projected.view({rows, len, mem.projected.size(3)})) +
                       mem.mask_bias.view({rows, len});
-  const auto weights = torch::softmax(scores, /*dim=*/-1);
-  // context_h = sum_i a_i v_i: [B*m, 1, S] x [B*m, S, Dv/m] -> [B, Dv]
-  auto context = torch::bmm(weights.unsqueeze(1), mem.values.view({rows, len, -1}))
+  AttentionOutput out;
+  torch::Tensor mix;  // [B*m, S] weights of the values in the context
+  if (hard_mode() == "none") {
+    mix = torch::softmax(scores, /*dim=*/-1);
+    out.weights = mix.view({batch, m, len});
+  } else {
+    const auto log_weights = torch::log_softmax(scores, /*dim=*/-1);
+    const auto weights = log_weights.exp();
+    out.weights = weights.view({batch, m, len});
+    mix = select_positions(weights, log_weights, batch, out);
+  }
+  // context_h = sum_i mix_i v_i: [B*m, 1, S] x [B*m, S, Dv/m] -> [B, Dv]
+  auto context = torch::bmm(mix.unsqueeze(1), mem.values.view({rows, len, -1}))
                      .view({batch, value_size_});
   if (output_proj_) context = output_proj_(context);
-  return {context, weights.view({batch, m, len})};
+  out.context = context;
+  return out;
+}
+
+torch::Tensor AttentionImpl::select_positions(const torch::Tensor& weights,
+                                              const torch::Tensor& log_weights, int64_t batch,
+                                              AttentionOutput& out) {
+  const int64_t rows = weights.size(0), m = options_.heads();
+  torch::Tensor choice;  // [B*m]
+  {
+    torch::NoGradGuard no_grad;
+    choice = hard_mode() == "sample" ? torch::multinomial(weights, 1).squeeze(1)
+                                     : weights.argmax(/*dim=*/-1);
+  }
+  const auto one_hot = torch::zeros_like(weights).scatter_(1, choice.unsqueeze(1), 1.0);
+  // Entropy H(a) = -sum_i a_i log a_i, with 0 log 0 = 0 at padding.
+  const auto entropy = -(weights * log_weights.masked_fill(weights.eq(0), 0.0)).sum(-1);
+  out.entropy = entropy.view({batch, m}).sum(1);
+  auto log_prob = log_weights.gather(1, choice.unsqueeze(1)).squeeze(1);  // log a[s]: [B*m]
+  auto mix = one_hot;
+  if (is_training() && hard_mode() == "sample" && options_.p_expect() > 0) {
+    // With probability p_expect the expected context replaces the sample (Xu et al. 2015):
+    // that row is soft, trained by backpropagation, and takes no REINFORCE term.
+    const auto expect = torch::rand({rows}, weights.options()) < options_.p_expect();
+    mix = torch::where(expect.unsqueeze(1), weights, one_hot);
+    log_prob = log_prob.masked_fill(expect, 0.0);
+    choice = choice.masked_fill(expect, -1);
+  }
+  out.log_prob = log_prob.view({batch, m}).sum(1);
+  out.choice = choice.view({batch, m});
+  return mix;
 }
 
 }  // namespace s2s::model

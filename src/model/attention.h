@@ -28,6 +28,13 @@ struct AttentionOptions {
   TORCH_ARG(int64_t, heads) = 1;
   TORCH_ARG(bool, key_value) = false;
   TORCH_ARG(int64_t, rank) = 0;  // bilinear low rank
+  // Hard attention (Xu et al. 2015, sec. 4.1): the context is one value v_s instead of the
+  // average. In training: "none" (soft), "sample" (s ~ a) or "argmax"; at evaluation
+  // (module in eval mode) `hard_eval` ("argmax" or "sample") applies when hard != "none".
+  TORCH_ARG(std::string, hard) = "none";
+  TORCH_ARG(std::string, hard_eval) = "argmax";
+  // Training with "sample": probability of using the expected (soft) context instead.
+  TORCH_ARG(double, p_expect) = 0.0;
 };
 
 // Key-side tensors of one batch of sentences, computed once by prepare().
@@ -42,6 +49,10 @@ struct AttentionMemory {
 struct AttentionOutput {
   torch::Tensor context;  // [B, Dv]
   torch::Tensor weights;  // [B, m, S], each row sums to 1, exactly 0 at padding
+  // Hard attention only (undefined for soft):
+  torch::Tensor choice;    // [B, m] chosen position per head, -1 where the soft context was used
+  torch::Tensor log_prob;  // [B] sum over heads of log a[s] for sampled heads (REINFORCE)
+  torch::Tensor entropy;   // [B] sum over heads of the entropy of a (nats)
 };
 
 class AttentionImpl : public torch::nn::Module {
@@ -55,9 +66,15 @@ class AttentionImpl : public torch::nn::Module {
 
   int64_t context_size() const { return value_size_; }
   int64_t heads() const { return options_.heads(); }
+  // The hard-attention mode in force now: "none", "sample" or "argmax".
+  const std::string& hard_mode() const;
   const AttentionOptions& options() const { return options_; }
 
  private:
+  // weights [B*m, S] -> context rows [B*m, S] mixing weights, filling the hard fields of `out`.
+  torch::Tensor select_positions(const torch::Tensor& weights, const torch::Tensor& log_weights,
+                                 int64_t batch, AttentionOutput& out);
+
   AttentionOptions options_;
   int64_t key_size_, value_size_;
   torch::nn::Linear key_proj_{nullptr}, value_proj_{nullptr};  // key_value only

@@ -4,11 +4,18 @@
 
 namespace s2s::model {
 
+bool has_learned_baseline(const config::ModelConfig& model,
+                          const config::ReinforceConfig& reinforce) {
+  return model.attention.hard == "sample" && reinforce.baseline == "learned";
+}
+
 Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size,
-                    int64_t tgt_vocab_size) {
+                    int64_t tgt_vocab_size, const config::ReinforceConfig& reinforce) {
   const auto encoder = EncoderOptions(src_vocab_size, c.emb_size, c.hidden_size)
                            .layers(c.encoder.layers)
-                           .dropout(c.encoder.dropout);
+                           .dropout(c.encoder.dropout)
+                           .self_attention(c.encoder.self_attention)
+                           .self_attention_heads(c.encoder.self_attention_heads);
   const int64_t encoder_size = 2 * c.hidden_size;
   auto decoder = DecoderOptions(tgt_vocab_size, c.emb_size, c.hidden_size, encoder_size)
                      .style(c.decoder.style)
@@ -20,9 +27,12 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size,
                           .size(c.attention.size)
                           .heads(c.attention.heads)
                           .key_value(c.attention.key_value)
-                          .rank(c.attention.rank));
+                          .rank(c.attention.rank)
+                          .hard(c.attention.hard)
+                          .hard_eval(c.attention.hard_eval)
+                          .p_expect(reinforce.p_expect));
   }
-  Seq2Seq model(encoder, decoder);
+  Seq2Seq model(encoder, decoder, has_learned_baseline(c, reinforce));
   initialize(*model, c.init, c.init_scale);
   return model;
 }

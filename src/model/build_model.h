@@ -6,9 +6,14 @@
 
 namespace s2s::model {
 
-// Builds and initializes the model (config already validated).
+// Builds and initializes the model (config already validated). `reinforce` matters only for
+// hard attention trained by sampling: p_expect, and whether the model carries a learned baseline.
 Seq2Seq build_model(const config::ModelConfig& config, int64_t src_vocab_size,
-                    int64_t tgt_vocab_size);
+                    int64_t tgt_vocab_size, const config::ReinforceConfig& reinforce = {});
+
+// True when the model needs a learned REINFORCE baseline (hard = sample, baseline = learned).
+bool has_learned_baseline(const config::ModelConfig& model,
+                          const config::ReinforceConfig& reinforce);
 
 // Number of trainable parameters.
 int64_t count_parameters(const torch::nn::Module& model);

@@ -84,6 +84,8 @@ StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
     auto attended = attention(state.hidden[options_.layers() - 1], memory.attention);
     context = attended.context;
     out.attention = attended.weights;
+    out.log_prob = attended.log_prob;
+    out.entropy = attended.entropy;
   }
   auto x = torch::cat({embedded, luong ? state.feed : context}, /*dim=*/1);
   std::vector<torch::Tensor> hidden;
@@ -100,6 +102,8 @@ StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
       auto attended = attention(top, memory.attention);
       context = attended.context;
       out.attention = attended.weights;
+      out.log_prob = attended.log_prob;
+      out.entropy = attended.entropy;
     }
     state.feed = torch::tanh(combine_(torch::cat({context, top}, /*dim=*/1)));
     out.features = state.feed;

@@ -62,6 +62,8 @@ struct DecoderState {
 struct StepOutput {
   torch::Tensor features;   // [B, F] input of the output layer
   torch::Tensor attention;  // [B, m, S]; undefined without attention
+  torch::Tensor log_prob;   // hard attention: [B] log-probability of the chosen positions
+  torch::Tensor entropy;    // hard attention: [B] entropy of the attention distributions
 };
 
 class DecoderImpl : public torch::nn::Module {

@@ -12,7 +12,14 @@ EncoderImpl::EncoderImpl(const EncoderOptions& o)
                                                     .bidirectional(true)
                                                     .batch_first(true)))),
       options_(o),
-      dropout_(register_module("dropout", torch::nn::Dropout(o.dropout()))) {}
+      dropout_(register_module("dropout", torch::nn::Dropout(o.dropout()))) {
+  if (o.self_attention()) {
+    self_attention = register_module(
+        "self_attention",
+        SelfAttention(SelfAttentionOptions(2 * o.hidden_size(), o.self_attention_heads())
+                          .dropout(o.dropout())));
+  }
+}
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor& lengths) {
   namespace rnn_utils = torch::nn::utils::rnn;
@@ -29,7 +36,13 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor
   auto final = torch::cat({hidden[n - 2], hidden[n - 1]}, /*dim=*/1);  // [B, 2H]
   const auto positions = torch::arange(src.size(1), lengths.options().dtype(torch::kLong));
   const auto mask = positions.unsqueeze(0) < lengths.to(torch::kLong).unsqueeze(1);  // [B, S]
-  return {dropout_(states), mask.to(src.device()), final};
+  EncoderOutput out{dropout_(states), mask.to(src.device()), final, {}};
+  if (self_attention) {
+    auto attended = self_attention(out.states, out.mask);
+    out.states = attended.states;
+    out.self_attention = attended.weights;
+  }
+  return out;
 }
 
 }  // namespace s2s::model

@@ -7,6 +7,8 @@
 
 #include <torch/torch.h>
 
+#include "model/self_attention.h"
+
 namespace s2s::model {
 
 struct EncoderOptions {
@@ -18,12 +20,15 @@ struct EncoderOptions {
   TORCH_ARG(int64_t, layers) = 1;
   TORCH_ARG(double, dropout) = 0.0;
   TORCH_ARG(int64_t, pad_id) = 0;
+  TORCH_ARG(bool, self_attention) = false;  // multi-head self-attention after the GRU
+  TORCH_ARG(int64_t, self_attention_heads) = 4;
 };
 
 struct EncoderOutput {
   torch::Tensor states;  // [B, S, 2H], zero at padding
   torch::Tensor mask;    // [B, S] bool, true at real tokens
   torch::Tensor final;   // [B, 2H] top layer's last forward and last backward states
+  torch::Tensor self_attention;  // [B, m, S, S] with encoder self-attention, else undefined
 };
 
 class EncoderImpl : public torch::nn::Module {
@@ -38,6 +43,7 @@ class EncoderImpl : public torch::nn::Module {
 
   torch::nn::Embedding embedding{nullptr};
   torch::nn::GRU rnn{nullptr};
+  SelfAttention self_attention{nullptr};
 
  private:
   EncoderOptions options_;

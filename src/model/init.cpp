@@ -32,7 +32,8 @@ void initialize(torch::nn::Module& model, const std::string& method, double scal
     const std::string& name = item.key();
     auto& p = item.value();
     if (p.dim() == 1) {
-      p.zero_();  // biases
+      // Biases start at zero; other vectors (LayerNorm gains) keep their own initialization.
+      if (name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0) p.zero_();
     } else if (is_gru_weight(name)) {
       // [3H, I] = [W_r; W_z; W_n]: each gate block is its own matrix.
       for (auto& gate : p.chunk(3, /*dim=*/0)) init_matrix(gate, method, scale);

@@ -13,7 +13,11 @@ namespace s2s::model {
 
 struct ForwardOutput {
   torch::Tensor logits;     // [B, T, V]
-  torch::Tensor attention;  // [B, T, m, S]; undefined without attention
+  torch::Tensor attention;  // [B, T, m, S]; undefined unless asked for
+  // Hard attention only:
+  torch::Tensor sample_log_prob;    // [B, T] sum over heads of log a_t[s_t] (0 where soft)
+  torch::Tensor attention_entropy;  // [B, T] entropy of a_t, summed over heads
+  torch::Tensor baseline;           // [B] learned REINFORCE baseline b(x), if the model has one
 };
 
 // What search needs after encoding a batch.
@@ -25,7 +29,10 @@ struct EncodedBatch {
 
 class Seq2SeqImpl : public torch::nn::Module {
  public:
-  Seq2SeqImpl(const EncoderOptions& encoder, const DecoderOptions& decoder);
+  // learned_baseline: a linear REINFORCE baseline b(x) = w^T [fwd_S; bwd_1] + c on the
+  // (detached) encoder summary, fitted by squared error to the reward.
+  Seq2SeqImpl(const EncoderOptions& encoder, const DecoderOptions& decoder,
+              bool learned_baseline = false);
 
   EncodedBatch encode(const torch::Tensor& src, const torch::Tensor& src_lengths);
 
@@ -37,6 +44,7 @@ class Seq2SeqImpl : public torch::nn::Module {
 
   Encoder encoder{nullptr};
   Decoder decoder{nullptr};
+  torch::nn::Linear baseline{nullptr};
 };
 TORCH_MODULE(Seq2Seq);
 

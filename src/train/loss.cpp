@@ -24,6 +24,7 @@ LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& targe
   }
   r.loss = loss / denominator;
   r.nll_sum = nll.sum().item<double>();
+  r.token_nll = nll.view_as(targets);
   return r;
 }
 

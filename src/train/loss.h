@@ -11,6 +11,7 @@ struct LossResult {
   torch::Tensor loss;     // scalar: mean label-smoothed cross-entropy per real token (backward)
   double nll_sum = 0.0;   // summed negative log-likelihood, no smoothing (for perplexity)
   int64_t tokens = 0;     // real target tokens
+  torch::Tensor token_nll;  // [B, T] -log p(y_t), 0 at padding (keeps the graph)
 };
 
 // logits [B, T, V], targets [B, T] with <pad> = 0 ignored. With label smoothing eps the target

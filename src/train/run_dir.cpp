@@ -11,12 +11,13 @@
 namespace s2s::train {
 
 std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_size,
-                            int64_t tgt_vocab_size) {
+                            int64_t tgt_vocab_size, bool learned_baseline) {
   config::Config c;
   c.model = model;
   nlohmann::json j = config::config_to_json(c)["model"];
   j["src_vocab_size"] = src_vocab_size;
   j["tgt_vocab_size"] = tgt_vocab_size;
+  if (learned_baseline) j["learned_baseline"] = true;
   return j.dump();
 }
 
@@ -38,9 +39,12 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   run.src_tokenizer = make_config_tokenizer(run.config.data);
   run.tgt_tokenizer = make_config_tokenizer(run.config.data);
   run.device = resolve_device(run.config.device);
-  run.model = model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size());
+  const auto& reinforce = run.config.training.reinforce;
+  run.model = model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(),
+                                 reinforce);
   load_checkpoint(paths.checkpoint(checkpoint), *run.model, /*optimizer=*/nullptr,
-                  model_signature(run.config.model, run.src_vocab.size(), run.tgt_vocab.size()));
+                  model_signature(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(),
+                                  model::has_learned_baseline(run.config.model, reinforce)));
   run.model->to(run.device);
   run.model->eval();
   return run;

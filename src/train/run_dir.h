@@ -35,7 +35,7 @@ struct RunPaths {
 
 // Describes the architecture a checkpoint fits: the model config and the vocabulary sizes.
 std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_size,
-                            int64_t tgt_vocab_size);
+                            int64_t tgt_vocab_size, bool learned_baseline = false);
 
 // A trained run, ready to decode.
 struct LoadedRun {

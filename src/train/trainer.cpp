@@ -49,7 +49,10 @@ void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
 }  // namespace
 
 Trainer::Trainer(config::Config config, TrainOptions options)
-    : config_(std::move(config)), options_(options), paths_(config_.run_dir) {
+    : config_(std::move(config)),
+      options_(options),
+      paths_(config_.run_dir),
+      reinforce_(config_.training.reinforce) {
   config::validate_files(config_);
   set_threads(config_.training.threads);
   seed_everything(config_.seed);
@@ -111,10 +114,12 @@ void Trainer::prepare_data() {
 }
 
 void Trainer::build_model() {
-  model_ = model::build_model(config_.model, src_vocab_.size(), tgt_vocab_.size());
+  const auto& reinforce = config_.training.reinforce;
+  model_ = model::build_model(config_.model, src_vocab_.size(), tgt_vocab_.size(), reinforce);
   model_->to(device_);
   optimizer_ = make_optimizer(config_.training, model_->parameters());
-  signature_ = model_signature(config_.model, src_vocab_.size(), tgt_vocab_.size());
+  signature_ = model_signature(config_.model, src_vocab_.size(), tgt_vocab_.size(),
+                               model::has_learned_baseline(config_.model, reinforce));
   state_.learning_rate = config_.training.learning_rate;
   if (options_.resume) {
     state_ = load_checkpoint(paths_.checkpoint("last"), *model_, optimizer_.get(), signature_);
@@ -155,6 +160,19 @@ TrainSummary Trainer::train() {
   return summary_;
 }
 
+void Trainer::log_reinforce(nlohmann::json& event) {
+  const double n = static_cast<double>(std::max<int64_t>(interval_steps_, 1));
+  const ReinforceStats mean{interval_reinforce_.reward / n, interval_reinforce_.baseline / n,
+                            interval_reinforce_.term_variance / n, interval_reinforce_.entropy / n};
+  util::logger("reinforce")->info("reward {:.3f} baseline {:.3f} term variance {:.3g} entropy {:.3f}",
+                                  mean.reward, mean.baseline, mean.term_variance, mean.entropy);
+  event["reward"] = mean.reward;
+  event["baseline"] = mean.baseline;
+  event["reinforce_variance"] = mean.term_variance;
+  event["attention_entropy"] = mean.entropy;
+  interval_reinforce_ = {};
+}
+
 bool Trainer::should_stop() const {
   const auto& t = config_.training;
   return stop_ || state_.epoch >= t.epochs || (t.max_steps > 0 && state_.step >= t.max_steps);
@@ -170,18 +188,32 @@ int64_t Trainer::planned_steps() const {
 double Trainer::train_step(const Batch& batch) {
   model_->train();
   optimizer_->zero_grad();
-  const auto out = model_->forward(batch.src, batch.src_lengths, batch.tgt_in,
-                                   config_.training.teacher_forcing);
-  const auto loss = sequence_loss(out.logits, batch.tgt_out, config_.training.label_smoothing);
+  // Leave-one-out REINFORCE decodes every sentence K times, each with its own attention samples.
+  const int64_t k = samples_attention() ? reinforce_.samples_per_sentence() : 1;
+  const auto tgt_out = repeat_rows(batch.tgt_out, k);
+  const auto out = model_->forward(repeat_rows(batch.src, k), repeat_rows(batch.src_lengths, k),
+                                   repeat_rows(batch.tgt_in, k), config_.training.teacher_forcing);
+  auto loss = sequence_loss(out.logits, tgt_out, config_.training.label_smoothing);
+  auto total = loss.loss;
+  if (samples_attention()) {
+    ReinforceStats stats;
+    const auto mask = tgt_out.ne(data::Vocab::kPad).to(loss.token_nll.dtype());
+    total = total + reinforce_.loss(loss.token_nll, mask, out, state_.baseline, &stats) /
+                        static_cast<double>(std::max<int64_t>(loss.tokens, 1));
+    interval_reinforce_.reward += stats.reward;
+    interval_reinforce_.baseline += stats.baseline;
+    interval_reinforce_.term_variance += stats.term_variance;
+    interval_reinforce_.entropy += stats.entropy;
+  }
   const double value = loss.loss.item<double>();
-  if (!std::isfinite(value)) {
+  if (!std::isfinite(value) || !std::isfinite(total.item<double>())) {
     progress_->clear();
     throw std::runtime_error("training diverged at step " + std::to_string(state_.step + 1) +
                              ": the loss is " + std::to_string(value) +
                              "; the last good checkpoint is kept in " + paths_.checkpoints() +
                              " (try a lower training.learning_rate or training.clip_grad_norm)");
   }
-  loss.loss.backward();
+  total.backward();
   if (config_.training.clip_grad_norm > 0) {
     torch::nn::utils::clip_grad_norm_(model_->parameters(), config_.training.clip_grad_norm);
   }
@@ -202,13 +234,15 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
   util::logger("train")->info("step {} epoch {} loss {:.4f} ppl {:.2f} lr {:.2e} {:.0f} tgt tok/s",
                               state_.step, state_.epoch + 1, mean_loss, std::exp(mean_loss),
                               state_.learning_rate, tokens_per_second);
-  metrics_.write({{"event", "train"},
-                  {"step", state_.step},
-                  {"epoch", state_.epoch + 1},
-                  {"loss", mean_loss},
-                  {"lr", state_.learning_rate},
-                  {"tgt_tokens_per_s", tokens_per_second},
-                  {"elapsed_s", seconds_since(train_start_)}});
+  nlohmann::json event = {{"event", "train"},
+                          {"step", state_.step},
+                          {"epoch", state_.epoch + 1},
+                          {"loss", mean_loss},
+                          {"lr", state_.learning_rate},
+                          {"tgt_tokens_per_s", tokens_per_second},
+                          {"elapsed_s", seconds_since(train_start_)}};
+  if (samples_attention()) log_reinforce(event);
+  metrics_.write(event);
   interval_loss_ = 0.0;
   interval_steps_ = interval_tokens_ = 0;
   interval_start_ = Clock::now();

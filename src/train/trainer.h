@@ -16,6 +16,7 @@
 #include "model/seq2seq.h"
 #include "train/batch.h"
 #include "train/checkpoint.h"
+#include "train/reinforce.h"
 #include "train/run_dir.h"
 #include "util/metrics_log.h"
 #include "util/progress.h"
@@ -50,7 +51,9 @@ class Trainer {
   void prepare_data();
   void build_model();
   double train_step(const Batch& batch);
+  bool samples_attention() const { return config_.model.attention.hard == "sample"; }
   void end_of_step(double loss, int64_t tokens);
+  void log_reinforce(nlohmann::json& event);
   void validate_and_checkpoint();
   ValidationResult validate();
   bool improved(const ValidationResult& r);
@@ -75,11 +78,13 @@ class Trainer {
   TrainSummary summary_;
   util::MetricsLog metrics_;
   std::unique_ptr<util::ProgressBar> progress_;
+  Reinforce reinforce_;
   bool stop_ = false;
   int64_t last_validated_step_ = -1;
   // Running means since the last log line.
   double interval_loss_ = 0.0;
   int64_t interval_steps_ = 0, interval_tokens_ = 0;
+  ReinforceStats interval_reinforce_;  // sums over the interval (hard attention)
   std::chrono::steady_clock::time_point interval_start_, train_start_;
 };
 

@@ -98,6 +98,37 @@ TEST(ConfigTest, UnknownChoiceListsValidValues) {
   EXPECT_NE(msg.find("did you mean 'additive'"), std::string::npos) << msg;
 }
 
+TEST(ConfigTest, ReinforceRules) {
+  Config c;
+  c.training.reinforce.p_expect = 1.5;
+  EXPECT_NE(config_error([&] { validate(c); }).find("training.reinforce.p_expect must be in [0, 1]"),
+            std::string::npos);
+  c = Config{};
+  c.training.reinforce.weight = -1;
+  EXPECT_NE(config_error([&] { validate(c); }).find("training.reinforce.weight"), std::string::npos);
+  c = Config{};
+  c.training.reinforce.entropy_weight = -0.1;
+  EXPECT_NE(config_error([&] { validate(c); }).find("training.reinforce.entropy_weight"),
+            std::string::npos);
+  c = Config{};
+  c.training.reinforce.baseline = "leave_one_out";
+  c.training.reinforce.samples = 1;
+  EXPECT_NE(config_error([&] { validate(c); }).find("must be >= 2 for the leave_one_out baseline"),
+            std::string::npos);
+  c = Config{};
+  c.training.reinforce.baseline = "average";
+  const std::string msg = config_error([&] { validate(c); });
+  EXPECT_NE(msg.find("none, moving_average, learned, leave_one_out"), std::string::npos) << msg;
+  c = Config{};
+  c.model.attention.hard = "gumbel";
+  EXPECT_NE(config_error([&] { validate(c); }).find("(valid: none, sample, argmax)"),
+            std::string::npos);
+  c = Config{};
+  c.model.attention.hard = "sample";
+  c.model.attention.scorer = "none";
+  EXPECT_NE(config_error([&] { validate(c); }).find("needs an attention scorer"), std::string::npos);
+}
+
 TEST(ConfigTest, DeviceNames) {
   Config c;
   for (const char* ok : {"auto", "cpu", "cuda", "cuda:1"}) {
