@@ -217,6 +217,7 @@ config::Config study_config(const TrainingStudyOptions& o, const TrainingSetting
   c.model.attention.key_value = true;
   c.model.attention.size = o.attention_size;
   c.model.attention.heads = 1;
+  c.model.attention.hard = "none";  // soft attention: the study compares scorers only
   c.training.max_steps = o.steps;
   c.training.validate_every = o.steps;
   c.training.log_every = o.steps;
