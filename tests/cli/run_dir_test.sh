@@ -42,4 +42,12 @@ head -c 1000 "$run/checkpoints/best.pt" > "$work/corrupt/checkpoints/best.pt"
 "$expect" 2 "best.pt: not a valid checkpoint" "$s2s" evaluate --run "$work/corrupt"
 rm "$work/corrupt/checkpoints/last.pt"
 "$expect" 2 "last.pt: checkpoint not found" "$s2s" evaluate --run "$work/corrupt" --checkpoint last
+# Encoder self-attention and hard attention: trained, and the self-attention exported.
+"$s2s" train -c "$config" --set run_dir="$work/self" --set model.encoder.self_attention=true \
+  --set model.encoder.self_attention_heads=2 --set model.attention.hard=sample \
+  --set training.reinforce.baseline=leave_one_out --set training.log_every=2 > "$work/self.out" 2>&1 \
+  || { cat "$work/self.out"; fail "train with self-attention"; }
+ls "$work"/self/heatmaps/*_self_head1.csv > /dev/null || fail "no encoder self-attention CSV"
+grep -q '"matrix":"encoder_self_attention"' "$work/self/heatmaps/index.jsonl" || fail "index.jsonl"
+grep -q '"reinforce_variance"' "$work/self/metrics.jsonl" || fail "no REINFORCE statistics"
 echo "run directory tests passed"

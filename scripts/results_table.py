@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Prints a Markdown table of finished runs: test BLEU, chrF, AER, attention entropy, parameters,
+training time. Usage: scripts/results_table.py RUN_DIR [RUN_DIR ...]
+
+Reads each run's test.scores.json (written by `s2s evaluate`, which `s2s train` runs at the end),
+config.json, train.log (parameter count) and metrics.jsonl (training time = elapsed seconds at
+the last validation). Python 3 standard library only.
+"""
+import json
+import re
+import sys
+from pathlib import Path
+
+
+def describe(config):
+    attention = config["model"]["attention"]
+    parts = [attention["scorer"]]
+    if attention["rank"]:
+        parts.append(f"rank {attention['rank']}")
+    if attention["key_value"]:
+        parts.append("key-value")
+    if attention["heads"] > 1:
+        parts.append(f"{attention['heads']} heads")
+    if attention["hard"] != "none":
+        parts.append(f"hard {attention['hard']}")
+        if attention["hard"] == "sample":
+            parts.append(f"baseline {config['training']['reinforce']['baseline']}")
+    if config["model"]["encoder"]["self_attention"]:
+        parts.append("encoder self-attention")
+    return ", ".join(parts)
+
+
+def row(run):
+    config = json.loads((run / "config.json").read_text())
+    scores = json.loads((run / "test.scores.json").read_text())
+    params = re.search(r"(\d+) parameters", (run / "train.log").read_text()).group(1)
+    events = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    valid = [e for e in events if e["event"] == "valid"]
+    minutes = valid[-1]["elapsed_s"] / 60 if valid else float("nan")
+    fmt = lambda key: f"{scores[key]:.3f}" if key in scores else "–"
+    return (f"| {describe(config)} | {scores['bleu']['score']:.2f} | {scores['chrf']['score']:.2f} "
+            f"| {fmt('aer')} | {fmt('attention_entropy')} | {int(params):,} "
+            f"| {valid[-1]['step'] if valid else '–'} | {minutes:.1f} |")
+
+
+def main():
+    print("| attention | test BLEU | chrF | AER | entropy (nats) | parameters | steps | train min |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for arg in sys.argv[1:]:
+        print(row(Path(arg)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
