@@ -5,6 +5,7 @@
 #include "cli/attention.h"
 #include "cli/evaluate.h"
 #include "config/json_io.h"
+#include "train/device.h"
 #include "train/trainer.h"
 #include "util/logging.h"
 #include "util/progress.h"
@@ -28,6 +29,7 @@ void run_train(const TrainCommandOptions& options) {
   train::TrainOptions train_options;
   train_options.resume = options.resume;
   train_options.overwrite = options.overwrite;
+  train::check_blas_speed();  // warns when the system BLAS is the slow reference one
   train::Trainer trainer(config, train_options);
   const auto summary = trainer.train();
   auto log = util::logger("train");

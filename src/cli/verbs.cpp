@@ -1,6 +1,7 @@
 #include "cli/verbs.h"
 
 #include "cli/attention.h"
+#include "cli/bench.h"
 #include "cli/bleu.h"
 #include "cli/evaluate.h"
 #include "cli/study.h"
@@ -16,6 +17,7 @@ void setup_verbs(CLI::App& app) {
   setup_attention(app);
   setup_bleu(app);
   setup_study(app);
+  setup_bench(app);
 }
 
 std::string first_line(const std::string& message) {

@@ -43,10 +43,9 @@ data::CorpusSpec corpus_spec(const config::DataConfig& d, const std::string& pat
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingConfig& t,
                                                         std::vector<torch::Tensor> params) {
   if (t.optimizer == "sgd") {
-    return std::make_unique<torch::optim::SGD>(
-        params, torch::optim::SGDOptions(t.learning_rate)
-                    .momentum(t.momentum)
-                    .weight_decay(t.weight_decay));
+    return std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(t.learning_rate)
+                                                           .momentum(t.momentum)
+                                                           .weight_decay(t.weight_decay));
   }
   return std::make_unique<torch::optim::Adam>(
       params, torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay));
@@ -76,7 +75,9 @@ double update(model::Seq2Seq& model, torch::optim::Optimizer& optimizer, const B
   const auto loss = sequence_loss(out.logits, batch.tgt_out, t.label_smoothing);
   const double value = loss.loss.item<double>();  // the trainer checks it before backward
   loss.loss.backward();
-  if (t.clip_grad_norm > 0) torch::nn::utils::clip_grad_norm_(model->parameters(), t.clip_grad_norm);
+  if (t.clip_grad_norm > 0) {
+    torch::nn::utils::clip_grad_norm_(model->parameters(), t.clip_grad_norm);
+  }
   optimizer.step();
   return value;
 }
@@ -91,12 +92,12 @@ struct AttentionMacs {
 
 AttentionMacs attention_macs(const config::ModelConfig& m, int64_t src_len) {
   const auto& a = m.attention;
-  const int64_t memory = 2 * m.hidden_size;                    // Dm
-  const int64_t size = a.size > 0 ? a.size : m.hidden_size;    // A
-  const int64_t heads = a.heads;                               // m
-  const int64_t key = a.key_value ? size : memory;             // Dk = Dv
+  const int64_t memory = 2 * m.hidden_size;                  // Dm
+  const int64_t size = a.size > 0 ? a.size : m.hidden_size;  // A
+  const int64_t heads = a.heads;                             // m
+  const int64_t key = a.key_value ? size : memory;           // Dk = Dv
   const bool dot = a.scorer == "dot" || a.scorer == "scaled_dot";
-  const bool project_query = heads > 1 || (dot && m.hidden_size != key);  // W_q: H -> Dk
+  const bool project_query = heads > 1 || (dot && m.hidden_size != key);   // W_q: H -> Dk
   const int64_t head_query = project_query ? key / heads : m.hidden_size;  // dq per head
   AttentionMacs r;
   r.context_size = key;
@@ -147,8 +148,9 @@ TrainBenchResult bench_training(const config::Config& config, const BenchData& d
                                 model::Seq2Seq& model, torch::Device device,
                                 const TrainBenchOptions& options) {
   if (config.model.attention.hard == "sample") {
-    throw ConfigError("bench: model.attention.hard = 'sample' trains with REINFORCE, which the "
-                      "benchmark does not time (valid: none, argmax)");
+    throw ConfigError(
+        "bench: model.attention.hard = 'sample' trains with REINFORCE, which the "
+        "benchmark does not time (valid: none, argmax)");
   }
   const auto batches = first_batches(*data.batcher, options.warmup + options.steps);
   auto optimizer = make_optimizer(config.training, model->parameters());
@@ -159,8 +161,8 @@ TrainBenchResult bench_training(const config::Config& config, const BenchData& d
     update(model, *optimizer, make_batch(data.train, batches[i], device), config.training);
   }
   for (std::size_t i = warmup; i < batches.size(); ++i) {
-    r.forward_macs += forward_macs(config.model, data.tgt_vocab.size(),
-                                   batch_shape(data.train, batches[i]));
+    r.forward_macs +=
+        forward_macs(config.model, data.tgt_vocab.size(), batch_shape(data.train, batches[i]));
   }
   synchronize(device);
   double loss_sum = 0.0;

@@ -27,9 +27,9 @@ namespace s2s::train {
 struct BenchData {
   std::unique_ptr<data::Tokenizer> src_tokenizer, tgt_tokenizer;
   data::Vocab src_vocab, tgt_vocab;
-  EncodedCorpus train;                                    // filtered training pairs, as ids
-  std::unique_ptr<data::Batcher> batcher;                 // the trainer's batcher
-  std::vector<std::vector<std::string>> valid_sources;    // every validation source, tokenized
+  EncodedCorpus train;                                  // filtered training pairs, as ids
+  std::unique_ptr<data::Batcher> batcher;               // the trainer's batcher
+  std::vector<std::vector<std::string>> valid_sources;  // every validation source, tokenized
 };
 
 // read -> tokenize -> filter (train only) -> vocabularies -> ids -> batcher, as Trainer does.

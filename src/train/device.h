@@ -16,4 +16,10 @@ void seed_everything(int64_t seed);
 // Sets LibTorch's intra-op threads; 0 keeps the default (all cores).
 void set_threads(int64_t threads);
 
+// Times a 256 x 256 float matrix product on one CPU thread (best of a few) and logs a warning
+// naming the fix when it runs below 5 GFLOP/s, the sign of Debian's reference BLAS (OpenBLAS
+// reaches tens of GFLOP/s on one core). Returns the measured GFLOP/s. Draws no random numbers;
+// leaves the thread count as it found it.
+double check_blas_speed();
+
 }  // namespace s2s::train

@@ -39,6 +39,7 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   run.src_tokenizer = make_config_tokenizer(run.config.data);
   run.tgt_tokenizer = make_config_tokenizer(run.config.data);
   run.device = resolve_device(run.config.device);
+  set_threads(run.config.training.threads);
   const auto& reinforce = run.config.training.reinforce;
   run.model = model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(),
                                  reinforce);

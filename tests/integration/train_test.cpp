@@ -127,6 +127,27 @@ TEST_F(TrainTest, ResumedRunContinuesFromSavedStep) {
   EXPECT_EQ(steps, (std::vector<int64_t>{10, 20, 30, 40}));
 }
 
+TEST_F(TrainTest, SameConfigAndSeedGiveIdenticalLosses) {
+  config_.training.max_steps = 30;
+  config_.training.validate_every = 15;
+  config_.training.log_every = 5;
+  config_.training.teacher_forcing = 0.5;  // exercises the random coin too
+  config_.model.encoder.dropout = 0.3;     // and dropout masks
+  const auto losses = [&](const std::string& name) {
+    config_.run_dir = (dir_ / name).string();
+    train::Trainer(config_, {}).train();
+    std::vector<double> out;
+    std::ifstream metrics(dir_ / name / "metrics.jsonl");
+    for (std::string line; std::getline(metrics, line);) {
+      out.push_back(nlohmann::json::parse(line)["loss"].get<double>());
+    }
+    return out;
+  };
+  const auto first = losses("first"), second = losses("second");
+  ASSERT_EQ(first.size(), 8u);  // 6 training logs + 2 validations
+  EXPECT_EQ(first, second);
+}
+
 TEST_F(TrainTest, RefusesToOverwriteAnExistingRun) {
   config_.training.max_steps = 2;
   config_.training.validate_every = 2;

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Side-by-side speed of the project and the PyTorch peer (../shared/bench/peer_pytorch.py) on
+# the reference settings (../shared/bench/README.md), measured in one run and alternated
+# A B C A B C ... so that drift of a shared machine hits all three alike:
+#   A  build/s2s bench -c bench/reference.json --json
+#   B  the peer, default style (output layer inside the decoder loop)
+#   C  the peer, --fused-output (one output projection over all steps)
+# Prints the medians over the rounds and the ratios project / peer for training target tokens
+# per second, greedy decoding sentences per second and peak memory, plus the project's
+# fraction of its matrix-product probe. Raw per-round output goes to bench/out/<time>/.
+#
+# Like for like: both sides train the same steps timed from the first one (--warmup 0: the peer
+# has no warm-up), the project's batches are plain shuffled (reference.json sets
+# bucket_batches 0), both decode the whole validation file greedily (no beam: --beam 1), and
+# both report the mean hypothesis length, on which decoding time depends.
+#
+# The peer needs Debian's python3-torch, a measuring tool only (never a project dependency):
+#   sudo apt-get install python3-torch
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=3 steps=30 warmup=0 kit=../shared/bench s2s=build/s2s out=bench/out
+readonly expected_params=8665098  # the reference model for this vocabulary (kit README)
+
+usage() {
+  cat <<EOF
+Usage: bench/compare_peer.sh [--rounds N] [--steps N] [--warmup W] [--kit DIR] [--s2s PATH]
+                             [--out DIR]
+  --rounds N   rounds of A B C (default $rounds; medians over them)
+  --steps N    timed training steps on both sides (default $steps)
+  --warmup W   untimed project steps before them (default $warmup, as the peer)
+  --kit DIR    the benchmark kit: peer_pytorch.py and multi30k-tok/ (default $kit)
+  --s2s PATH   the project's binary (default $s2s)
+  --out DIR    raw output goes to DIR/<time>/ (default $out)
+EOF
+}
+die() { echo "compare_peer: $*" >&2; exit 2; }
+fail() { echo "compare_peer: $*" >&2; exit 1; }
+positive() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 must be an integer >= 1, got '$2'"; }
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    -h | --help) usage; exit 0 ;;
+    --rounds | --steps | --warmup | --kit | --s2s | --out)
+      [ $# -ge 2 ] || die "$1 needs a value (see --help)"
+      name=${1#--}
+      printf -v "$name" '%s' "$2"
+      shift 2
+      ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+done
+positive --rounds "$rounds"
+positive --steps "$steps"
+[[ $warmup =~ ^[0-9]+$ ]] || die "--warmup must be an integer >= 0, got '$warmup'"
+
+python=/usr/bin/python3
+[ -x "$python" ] || die "$python not found: the peer runs on Debian's python3 and python3-torch"
+"$python" -c 'import torch' 2>/dev/null ||
+  die "python3-torch is missing: install it with 'sudo apt-get install python3-torch' (a measuring tool for this comparison only, not a project dependency)"
+[ -x "$s2s" ] || die "$s2s not found: build the project first (scripts/build.sh)"
+peer=$kit/peer_pytorch.py train=$kit/multi30k-tok/train valid=$kit/multi30k-tok/val
+for f in "$peer" "$train.de" "$train.en" "$valid.de" "$valid.en"; do
+  [ -f "$f" ] || die "$f not found (--kit DIR names the benchmark kit)"
+done
+[ "$rounds" -ge 3 ] || echo "compare_peer: fewer than 3 rounds: the medians are thin" >&2
+
+dir=$out/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$dir"
+sentences=$(wc -l <"$valid.de")
+have_time=false
+[ -x /usr/bin/time ] && have_time=true
+
+# run_side ROUND NAME COMMAND...: stdout to NAME's .jsonl, stderr to .log, peak KiB to .rss.
+run_side() {
+  local round=$1 name=$2
+  shift 2
+  local base=$dir/round$round.$name
+  echo "compare_peer: round $round/$rounds: $name" >&2
+  if $have_time; then
+    /usr/bin/time -f %M -o "$base.rss" "$@" >"$base.jsonl" 2>"$base.log" ||
+      fail "$name failed in round $round (see $base.log)"
+  elif [ "$1" = "$python" ]; then
+    "$python" bench/peer_rss.py "$base.rss" "${@:2}" >"$base.jsonl" 2>"$base.log" ||
+      fail "$name failed in round $round (see $base.log)"
+  else  # the project reports its own peak (VmHWM) in its JSON
+    "$@" >"$base.jsonl" 2>"$base.log" || fail "$name failed in round $round (see $base.log)"
+  fi
+}
+
+peer_args=(--train "$train.de" "$train.en" --test "$valid.de" "$valid.en" --emb 128 --hid 256
+  --batch 64 --steps "$steps" --threads 2)
+for round in $(seq 1 "$rounds"); do
+  run_side "$round" s2s "$s2s" bench -c bench/reference.json --json --steps "$steps" \
+    --warmup "$warmup" --decode-sentences "$sentences" --beam 1 \
+    --set "data.train=$train" --set "data.valid=$valid" --set "data.test=$valid"
+  run_side "$round" peer "$python" "$peer" "${peer_args[@]}" --hyp-out "$dir/round$round.peer.hyp"
+  run_side "$round" peer_fused "$python" "$peer" "${peer_args[@]}" --fused-output \
+    --hyp-out "$dir/round$round.peer_fused.hyp"
+done
+
+"$python" - "$dir" "$rounds" "$expected_params" <<'EOF'
+"""Medians and ratios of the rounds in DIR; exits 1 if the parameter counts differ."""
+import json
+import os
+import statistics
+import sys
+
+directory, rounds, expected = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+sides = ["s2s", "peer", "peer_fused"]
+
+
+def read_side(r, side):
+    base = os.path.join(directory, f"round{r}.{side}")
+    with open(base + ".jsonl", encoding="utf-8") as f:
+        objects = [json.loads(line) for line in f if line.startswith("{")]
+    rss = None
+    if os.path.exists(base + ".rss"):
+        with open(base + ".rss", encoding="utf-8") as f:
+            rss = int(f.read().split()[-1]) / 1024.0  # KiB -> MiB; last line (GNU time)
+    if side == "s2s":
+        o = objects[0]
+        return {"params": o["params"], "train": o["tgt_tokens_per_s"],
+                "decode": o["greedy_sentences_per_s"], "length": o["greedy_mean_length"],
+                "rss": rss if rss is not None else o["peak_rss_mib"],
+                "fraction": o["fraction_of_peak"], "gflops": o["train_gflop_per_s"],
+                "probe": o["probe_gflop_per_s"]}
+    phase = {o["phase"]: o for o in objects}
+    with open(base + ".hyp", encoding="utf-8") as f:
+        lengths = [len(line.split()) for line in f]
+    return {"params": phase["train"]["params"], "train": phase["train"]["tgt_tokens_per_s"],
+            "decode": phase["decode"]["sentences_per_s"],
+            "length": sum(lengths) / max(len(lengths), 1), "rss": rss}
+
+
+runs = {s: [read_side(r, s) for r in range(1, rounds + 1)] for s in sides}
+params = {s: {run["params"] for run in runs[s]} for s in sides}
+if any(p != {expected} for p in params.values()):
+    sys.exit(f"compare_peer: parameter counts differ (expected {expected:,}): "
+             + ", ".join(f"{s} {sorted(p)}" for s, p in params.items())
+             + ": the two models are not the same size, so the speeds do not compare")
+
+
+def median(side, key):
+    values = [run[key] for run in runs[side] if run.get(key) is not None]
+    return statistics.median(values) if values else None
+
+
+def cell(value, digits=1):
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+rows = [("train tgt tokens/s", "train", True), ("greedy sentences/s", "decode", True),
+        ("greedy mean length", "length", False), ("peak memory MiB", "rss", True)]
+summary = {}
+print(f"{rounds} rounds, medians; parameters {expected:,} on every side; raw output in {directory}")
+print(f"{'':<20} {'s2s':>10} {'peer':>10} {'peer fused':>11} {'s2s/peer':>9} {'s2s/fused':>10}")
+for label, key, ratio in rows:
+    m = {s: median(s, key) for s in sides}
+    ratios = [m["s2s"] / m[p] if ratio and m["s2s"] and m[p] else None for p in sides[1:]]
+    summary[key] = {"medians": m, "ratio_peer": ratios[0], "ratio_peer_fused": ratios[1]}
+    print(f"{label:<20} {cell(m['s2s']):>10} {cell(m['peer']):>10} {cell(m['peer_fused']):>11} "
+          f"{cell(ratios[0], 2):>9} {cell(ratios[1], 2):>10}")
+fraction, gflops, probe = (median("s2s", k) for k in ("fraction", "gflops", "probe"))
+summary["s2s_fraction_of_peak"] = fraction
+print(f"s2s training: {gflops:.2f} GFLOP/s = {fraction:.3f} of its matrix-product probe "
+      f"({probe:.1f} GFLOP/s)")
+with open(os.path.join(directory, "summary.json"), "w", encoding="utf-8") as f:
+    json.dump(summary, f, indent=2)
+EOF

@@ -1,0 +1,234 @@
+#include "cli/bench.h"
+
+#include <spdlog/fmt/fmt.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "config/json_io.h"
+#include "eval/bench.h"
+#include "model/build_model.h"
+#include "train/bench.h"
+#include "train/device.h"
+#include "util/error.h"
+#include "util/logging.h"
+
+namespace s2s::cli {
+namespace {
+
+// What one scorer measured.
+struct ScorerReport {
+  std::string scorer;
+  int64_t params = 0, src_vocab = 0, tgt_vocab = 0;
+  train::TrainBenchResult train;
+  std::optional<eval::DecodeBenchResult> greedy, beam;
+  double peak_rss_mib = 0.0;
+};
+
+// What the whole process measured, shared by every scorer's report.
+struct MachineReport {
+  double startup_s = 0.0;          // process start -> first training update
+  double probe_gflops = 0.0;       // practical peak of a float matrix product
+  double blas_check_gflops = 0.0;  // the 256 x 256 sanity check
+  std::string device;
+  int64_t threads = 0;
+};
+
+void check_options(const BenchCommandOptions& o) {
+  const auto fail = [](const std::string& flag, const std::string& rule, int64_t value) {
+    throw UserError(flag + " must be " + rule + ", got " + std::to_string(value));
+  };
+  if (o.steps < 1) fail("--steps", ">= 1", o.steps);
+  if (o.warmup < 0) fail("--warmup", ">= 0", o.warmup);
+  if (o.decode_sentences < 0) fail("--decode-sentences", ">= 0", o.decode_sentences);
+  if (o.beam < 1) fail("--beam", ">= 1", o.beam);
+}
+
+// The config with `scorer`, checked by the same rules as a config file.
+config::Config with_scorer(const config::Config& base, const std::string& scorer) {
+  config::Config c = base;
+  c.model.attention.scorer = scorer;
+  config::validate(c);
+  return c;
+}
+
+ScorerReport bench_one(const config::Config& c, const train::BenchData& data, torch::Device device,
+                       const BenchCommandOptions& o) {
+  ScorerReport r;
+  r.scorer = c.model.attention.scorer;
+  train::seed_everything(c.seed);  // every scorer starts from the same seed and batches
+  auto model = model::build_model(c.model, data.src_vocab.size(), data.tgt_vocab.size(),
+                                  c.training.reinforce);
+  model->to(device);
+  r.params = model::count_parameters(*model);
+  r.src_vocab = data.src_vocab.size();
+  r.tgt_vocab = data.tgt_vocab.size();
+  r.train = train::bench_training(c, data, model, device, {o.steps, o.warmup});
+  if (o.decode_sentences > 0) {
+    r.greedy = eval::bench_decoding(model, data, c.evaluation, 1, o.decode_sentences, device);
+    if (o.beam > 1) {
+      r.beam = eval::bench_decoding(model, data, c.evaluation, o.beam, o.decode_sentences, device);
+    }
+  }
+  r.peak_rss_mib = train::peak_rss_mib();
+  util::logger("bench")->info("{}: {} parameters, {:.0f} tgt tok/s, greedy {:.1f} sent/s", r.scorer,
+                              r.params, static_cast<double>(r.train.tgt_tokens) / r.train.seconds,
+                              r.greedy ? r.greedy->sentences_per_s() : 0.0);
+  return r;
+}
+
+double rounded(double value, int digits) {
+  const double scale = std::pow(10.0, digits);
+  return std::round(value * scale) / scale;
+}
+
+// Training GFLOP/s achieved: 3 x 2 x MACs (forward + backward at twice the forward, 2 FLOPs per
+// multiply-add; train/bench.cpp) per second.
+double train_gflops(const train::TrainBenchResult& t) {
+  return 6.0 * static_cast<double>(t.forward_macs) / t.seconds / 1e9;
+}
+
+void put_decode(nlohmann::ordered_json& j, const std::string& name,
+                const std::optional<eval::DecodeBenchResult>& d) {
+  if (!d) {
+    j[name + "_s"] = nullptr;
+    j[name + "_sentences_per_s"] = nullptr;
+    j[name + "_mean_length"] = nullptr;
+    return;
+  }
+  j[name + "_s"] = rounded(d->seconds, 3);
+  j[name + "_sentences_per_s"] = rounded(d->sentences_per_s(), 2);
+  j[name + "_mean_length"] =
+      rounded(static_cast<double>(d->output_tokens) / static_cast<double>(d->sentences), 2);
+}
+
+nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m,
+                                   const config::Config& c, const BenchCommandOptions& o) {
+  const auto& t = r.train;
+  nlohmann::ordered_json j;
+  j["scorer"] = r.scorer;
+  j["config"] = o.config;
+  j["device"] = m.device;
+  j["threads"] = m.threads;
+  j["params"] = r.params;
+  j["src_vocab"] = r.src_vocab;
+  j["tgt_vocab"] = r.tgt_vocab;
+  j["batch_size"] = c.training.batch_size;
+  j["startup_s"] = rounded(m.startup_s, 3);
+  j["warmup_steps"] = o.warmup;
+  j["steps"] = t.steps;
+  j["tgt_tokens"] = t.tgt_tokens;
+  j["train_s"] = rounded(t.seconds, 3);
+  j["tgt_tokens_per_s"] = rounded(static_cast<double>(t.tgt_tokens) / t.seconds, 1);
+  j["mean_loss"] = rounded(t.mean_loss, 4);
+  j["macs_per_tgt_token"] = t.forward_macs / std::max<int64_t>(t.tgt_tokens, 1);
+  j["train_gflop_per_s"] = rounded(train_gflops(t), 2);
+  j["probe_gflop_per_s"] = rounded(m.probe_gflops, 2);
+  j["fraction_of_peak"] = rounded(train_gflops(t) / m.probe_gflops, 4);
+  j["decode_sentences"] = r.greedy ? r.greedy->sentences : 0;
+  put_decode(j, "greedy", r.greedy);
+  j["beam_size"] = o.beam;
+  put_decode(j, "beam", r.beam);
+  j["peak_rss_mib"] = rounded(r.peak_rss_mib, 1);
+  j["blas_check_gflop_per_s"] = rounded(m.blas_check_gflops, 2);
+  return j;
+}
+
+std::string format_rate(const std::optional<eval::DecodeBenchResult>& d) {
+  return d ? fmt::format("{:.1f}", d->sentences_per_s()) : std::string("-");
+}
+
+void print_table(const std::vector<ScorerReport>& reports, const MachineReport& m,
+                 const BenchCommandOptions& o) {
+  std::cout << fmt::format("device {}, {} threads; startup {:.2f} s; probe {:.1f} GFLOP/s\n",
+                           m.device, m.threads, m.startup_s, m.probe_gflops);
+  std::cout << fmt::format("{:<11} {:>10} {:>12} {:>9} {:>7} {:>10} {:>10} {:>9}\n", "scorer",
+                           "params", "tgt tok/s", "GFLOP/s", "% peak", "greedy/s",
+                           fmt::format("beam{}/s", o.beam), "peak MiB");
+  for (const auto& r : reports) {
+    const double gflops = train_gflops(r.train);
+    std::cout << fmt::format("{:<11} {:>10} {:>12.1f} {:>9.2f} {:>7.1f} {:>10} {:>10} {:>9.0f}\n",
+                             r.scorer, r.params,
+                             static_cast<double>(r.train.tgt_tokens) / r.train.seconds, gflops,
+                             100.0 * gflops / m.probe_gflops, format_rate(r.greedy),
+                             format_rate(r.beam), r.peak_rss_mib);
+  }
+}
+
+}  // namespace
+
+void setup_bench(CLI::App& app) {
+  auto options = std::make_shared<BenchCommandOptions>();
+  auto* sub = app.add_subcommand("bench", "Measure training and decoding speed of a config");
+  sub->add_option("-c,--config", options->config, "JSON config file")->required();
+  sub->add_option("--set", options->overrides, "Override a config value: section.key=value")
+      ->take_all();
+  sub->add_option("--steps", options->steps, "Timed training updates")->capture_default_str();
+  sub->add_option("--warmup", options->warmup, "Untimed updates before them")
+      ->capture_default_str();
+  sub->add_option("--decode-sentences", options->decode_sentences,
+                  "Decode the first M validation sentences (0: no decoding)")
+      ->capture_default_str();
+  sub->add_option("--beam", options->beam, "Also time beam search with this K (1: greedy only)")
+      ->capture_default_str();
+  sub->add_option("--scorers", options->scorers,
+                  "Attention scorers to measure: 'all' or a comma-separated list "
+                  "(default: the config's)");
+  sub->add_flag("--json", options->json, "One JSON object per scorer on stdout");
+  sub->callback([options] { run_bench(*options); });
+}
+
+std::vector<std::string> bench_scorers(const std::string& list, const std::string& configured) {
+  const auto& valid = config::scorer_names();
+  if (list.empty()) return {configured};
+  if (list == "all") return valid;
+  std::vector<std::string> out;
+  std::istringstream names(list);
+  for (std::string name; std::getline(names, name, ',');) {
+    if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
+      std::string names_text = "all";
+      for (const auto& v : valid) names_text += ", " + v;
+      throw ConfigError("--scorers: unknown scorer '" + name + "' (valid: " + names_text + ")");
+    }
+    out.push_back(name);
+  }
+  return out;
+}
+
+void run_bench(const BenchCommandOptions& options) {
+  check_options(options);
+  const config::Config base = config::load_config(options.config, options.overrides);
+  std::vector<config::Config> configs;
+  for (const auto& scorer : bench_scorers(options.scorers, base.model.attention.scorer)) {
+    configs.push_back(with_scorer(base, scorer));
+  }
+  config::validate_files(base);
+  train::set_threads(base.training.threads);
+  MachineReport machine;
+  machine.blas_check_gflops = train::check_blas_speed();
+  const auto device = train::resolve_device(base.device);
+  machine.device = device.str();
+  machine.threads = torch::get_num_threads();
+  const auto data = train::prepare_bench_data(base);
+  std::vector<ScorerReport> reports;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    if (i > 0) train::reset_peak_rss();  // each scorer's own peak (the first includes the data)
+    reports.push_back(bench_one(configs[i], data, device, options));
+  }
+  machine.startup_s = reports.front().train.first_step_at;
+  machine.probe_gflops = train::matmul_probe_gflops(device);
+  if (!options.json) {
+    print_table(reports, machine, options);
+    return;
+  }
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    std::cout << report_json(reports[i], machine, configs[i], options).dump() << "\n";
+  }
+}
+
+}  // namespace s2s::cli
