@@ -21,7 +21,7 @@ def describe(config):
         parts.append("key-value")
     if attention["heads"] > 1:
         parts.append(f"{attention['heads']} heads")
-    if attention["hard"] != "none":
+    if attention.get("hard", "none") != "none":
         parts.append(f"hard {attention['hard']}")
         if attention["hard"] == "sample":
             parts.append(f"baseline {config['training']['reinforce']['baseline']}")
