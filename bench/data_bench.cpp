@@ -42,14 +42,12 @@ int main(int argc, char** argv) {
   }
   constexpr int kRepeats = 5;
   std::vector<data::SentencePair> pairs;
-  const double read_s = best_of(kRepeats, [&] {
-    pairs = data::read_parallel(dir + "/train.de", dir + "/train.en");
-  });
+  const double read_s =
+      best_of(kRepeats, [&] { pairs = data::read_parallel(dir + "/train.de", dir + "/train.en"); });
   const auto tokenizer = data::make_tokenizer("word", {/*lowercase=*/true});
   data::TokenizedCorpus corpus;
-  const double tokenize_s = best_of(kRepeats, [&] {
-    corpus = data::tokenize_corpus(pairs, *tokenizer, *tokenizer);
-  });
+  const double tokenize_s =
+      best_of(kRepeats, [&] { corpus = data::tokenize_corpus(pairs, *tokenizer, *tokenizer); });
   data::Vocab src_vocab, tgt_vocab;
   const double vocab_s = best_of(kRepeats, [&] {
     src_vocab = data::Vocab::build(corpus.src, {2, 0});
@@ -65,22 +63,21 @@ int main(int argc, char** argv) {
       best_of(kRepeats, [&] { chrf = s2s::metrics::corpus_chrf(hyps, refs).score; });
   const double bleu_self_s = best_of(kRepeats, [&] { s2s::metrics::corpus_bleu(hyps, hyps); });
 
-  nlohmann::json out = {
-      {"pairs", pairs.size()},
-      {"read_s", read_s},
-      {"tokenize_s", tokenize_s},
-      {"vocab_s", vocab_s},
-      {"read_tokenize_vocab_s", read_s + tokenize_s + vocab_s},
-      {"src_vocab", src_vocab.size()},
-      {"tgt_vocab", tgt_vocab.size()},
-      {"bleu_sentences", hyps.size()},
-      {"bleu_s", bleu_s},
-      {"bleu_self_s", bleu_self_s},
-      {"chrf_s", chrf_s},
-      {"bleu", bleu.score},
-      {"chrf", chrf},
-      {"repeats", kRepeats},
-      {"statistic", "best of repeats"}};
+  nlohmann::json out = {{"pairs", pairs.size()},
+                        {"read_s", read_s},
+                        {"tokenize_s", tokenize_s},
+                        {"vocab_s", vocab_s},
+                        {"read_tokenize_vocab_s", read_s + tokenize_s + vocab_s},
+                        {"src_vocab", src_vocab.size()},
+                        {"tgt_vocab", tgt_vocab.size()},
+                        {"bleu_sentences", hyps.size()},
+                        {"bleu_s", bleu_s},
+                        {"bleu_self_s", bleu_self_s},
+                        {"chrf_s", chrf_s},
+                        {"bleu", bleu.score},
+                        {"chrf", chrf},
+                        {"repeats", kRepeats},
+                        {"statistic", "best of repeats"}};
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
 }

@@ -3,7 +3,6 @@
 // 0 success, 2 usage/config/input error (one line naming the key or file), 1 runtime failure.
 
 #include <CLI/CLI.hpp>
-
 #include <exception>
 #include <iostream>
 
@@ -31,8 +30,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("s2s ") + S2S_VERSION);
   app.require_subcommand(1);
   s2s::util::setup_logging();
-  app.add_flag_callback("-v,--verbose", [] { s2s::util::setup_logging(/*verbose=*/true); },
-                        "Log debug messages");
+  app.add_flag_callback(
+      "-v,--verbose", [] { s2s::util::setup_logging(/*verbose=*/true); }, "Log debug messages");
   s2s::cli::setup_verbs(app);
 
   try {

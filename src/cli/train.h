@@ -4,7 +4,6 @@
 // first test sentences, so that one command is the whole job.
 
 #include <CLI/CLI.hpp>
-
 #include <string>
 #include <vector>
 

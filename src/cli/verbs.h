@@ -3,7 +3,6 @@
 // `setup_<verb>(CLI::App&)` that registers the subcommand, and a `run_<verb>(options)`.
 
 #include <CLI/CLI.hpp>
-
 #include <string>
 
 namespace s2s::cli {

@@ -13,21 +13,21 @@
 namespace s2s::config {
 
 struct DataConfig {
-  std::string format = "parallel";   // corpus reader: "parallel" (PREFIX.src_ext/.tgt_ext) or "tsv"
-  std::string train;                 // training corpus: parallel-file prefix or TSV file
-  std::string valid;                 // validation corpus (same format)
-  std::string test;                  // test corpus (same format)
-  std::string src_ext = "src";       // parallel format: extension of source files
-  std::string tgt_ext = "tgt";       // parallel format: extension of target files
-  std::string valid_alignments;      // gold alignments of valid (Pharaoh i-j), optional
-  std::string test_alignments;       // gold alignments of test (Pharaoh i-j), optional
-  std::string tokenizer = "word";    // "word" (splits punctuation) or "whitespace" (pre-tokenized)
-  bool lowercase = false;            // lower-case both sides before tokenizing
-  int64_t max_len = 50;              // drop training pairs longer than this (tokens); 0 = no limit
-  int64_t src_min_freq = 1;          // source words seen fewer times become <unk>
-  int64_t tgt_min_freq = 1;          // target words seen fewer times become <unk>
-  int64_t src_max_vocab = 0;         // source vocabulary size cap incl. specials; 0 = no cap
-  int64_t tgt_max_vocab = 0;         // target vocabulary size cap incl. specials; 0 = no cap
+  std::string format = "parallel";  // corpus reader: "parallel" (PREFIX.src_ext/.tgt_ext) or "tsv"
+  std::string train;                // training corpus: parallel-file prefix or TSV file
+  std::string valid;                // validation corpus (same format)
+  std::string test;                 // test corpus (same format)
+  std::string src_ext = "src";      // parallel format: extension of source files
+  std::string tgt_ext = "tgt";      // parallel format: extension of target files
+  std::string valid_alignments;     // gold alignments of valid (Pharaoh i-j), optional
+  std::string test_alignments;      // gold alignments of test (Pharaoh i-j), optional
+  std::string tokenizer = "word";   // "word" (splits punctuation) or "whitespace" (pre-tokenized)
+  bool lowercase = false;           // lower-case both sides before tokenizing
+  int64_t max_len = 50;             // drop training pairs longer than this (tokens); 0 = no limit
+  int64_t src_min_freq = 1;         // source words seen fewer times become <unk>
+  int64_t tgt_min_freq = 1;         // target words seen fewer times become <unk>
+  int64_t src_max_vocab = 0;        // source vocabulary size cap incl. specials; 0 = no cap
+  int64_t tgt_max_vocab = 0;        // target vocabulary size cap incl. specials; 0 = no cap
 };
 
 struct EncoderConfig {
@@ -38,11 +38,11 @@ struct EncoderConfig {
 };
 
 struct DecoderConfig {
-  std::string style = "bahdanau";    // "bahdanau" (query = previous state) or "luong"
-  int64_t layers = 1;                // stacked GRU layers
-  double dropout = 0.0;              // dropout before the output layer
-  std::string bridge = "tanh";       // initial decoder state: "tanh" projection of encoder
-                                     // final states, or "zero"
+  std::string style = "bahdanau";  // "bahdanau" (query = previous state) or "luong"
+  int64_t layers = 1;              // stacked GRU layers
+  double dropout = 0.0;            // dropout before the output layer
+  std::string bridge = "tanh";     // initial decoder state: "tanh" projection of encoder
+                                   // final states, or "zero"
 };
 
 struct AttentionConfig {
@@ -57,10 +57,10 @@ struct AttentionConfig {
 };
 
 struct ModelConfig {
-  int64_t emb_size = 128;            // source and target embedding size
-  int64_t hidden_size = 256;         // GRU hidden size (encoder per direction, and decoder)
+  int64_t emb_size = 128;               // source and target embedding size
+  int64_t hidden_size = 256;            // GRU hidden size (encoder per direction, and decoder)
   std::string init = "xavier_uniform";  // xavier_uniform | xavier_normal | uniform | normal
-  double init_scale = 0.1;           // uniform: U(-s, s); normal: N(0, s^2)
+  double init_scale = 0.1;              // uniform: U(-s, s); normal: N(0, s^2)
   EncoderConfig encoder;
   DecoderConfig decoder;
   AttentionConfig attention;
@@ -71,58 +71,58 @@ struct ModelConfig {
 // expected context with probability 0.5.
 struct ReinforceConfig {
   std::string baseline = "moving_average";  // none | moving_average | learned | leave_one_out
-  double baseline_decay = 0.9;       // moving average: b <- decay * b + (1 - decay) * mean(R)
-  int64_t samples = 2;               // leave_one_out: K attention samples per sentence (>= 2)
-  double weight = 1.0;               // lambda_r: weight of the REINFORCE term
-  double entropy_weight = 0.002;     // lambda_e: weight of the attention entropy bonus
-  double p_expect = 0.5;             // probability of using the expected (soft) context
-  std::string reward = "sentence";   // "sentence": R = log p(y|s); "reward_to_go": per step
+  double baseline_decay = 0.9;      // moving average: b <- decay * b + (1 - decay) * mean(R)
+  int64_t samples = 2;              // leave_one_out: K attention samples per sentence (>= 2)
+  double weight = 1.0;              // lambda_r: weight of the REINFORCE term
+  double entropy_weight = 0.002;    // lambda_e: weight of the attention entropy bonus
+  double p_expect = 0.5;            // probability of using the expected (soft) context
+  std::string reward = "sentence";  // "sentence": R = log p(y|s); "reward_to_go": per step
 };
 
 struct TrainingConfig {
-  std::string optimizer = "adam";    // "adam" or "sgd"
-  double learning_rate = 1e-3;       // initial learning rate
-  double momentum = 0.0;             // SGD momentum
-  double weight_decay = 0.0;         // L2 penalty
-  double clip_grad_norm = 1.0;       // clip the global gradient norm; 0 = no clipping
-  double teacher_forcing = 1.0;      // probability of feeding the gold previous token
-  double label_smoothing = 0.0;      // epsilon of label-smoothed cross-entropy
-  int64_t batch_size = 64;           // sentences, or tokens when batch_type = "tokens"
+  std::string optimizer = "adam";        // "adam" or "sgd"
+  double learning_rate = 1e-3;           // initial learning rate
+  double momentum = 0.0;                 // SGD momentum
+  double weight_decay = 0.0;             // L2 penalty
+  double clip_grad_norm = 1.0;           // clip the global gradient norm; 0 = no clipping
+  double teacher_forcing = 1.0;          // probability of feeding the gold previous token
+  double label_smoothing = 0.0;          // epsilon of label-smoothed cross-entropy
+  int64_t batch_size = 64;               // sentences, or tokens when batch_type = "tokens"
   std::string batch_type = "sentences";  // "sentences" or "tokens" (padded tokens per batch)
-  int64_t bucket_batches = 100;      // sort by length within pools of this many batches
-  int64_t epochs = 10;               // passes over the training data
-  int64_t max_steps = 0;             // stop after this many updates; 0 = no step limit
+  int64_t bucket_batches = 100;          // sort by length within pools of this many batches
+  int64_t epochs = 10;                   // passes over the training data
+  int64_t max_steps = 0;                 // stop after this many updates; 0 = no step limit
   std::string lr_schedule = "constant";  // "constant" or "plateau" (reduce on plateau)
-  double lr_decay = 0.5;             // plateau: multiply the learning rate by this
-  int64_t lr_patience = 1;           // plateau: validations without improvement before decay
-  double min_lr = 1e-6;              // plateau: never below this
-  int64_t validate_every = 0;        // validate every N steps; 0 = at the end of each epoch
-  int64_t log_every = 50;            // log training loss every N steps
+  double lr_decay = 0.5;                 // plateau: multiply the learning rate by this
+  int64_t lr_patience = 1;               // plateau: validations without improvement before decay
+  double min_lr = 1e-6;                  // plateau: never below this
+  int64_t validate_every = 0;            // validate every N steps; 0 = at the end of each epoch
+  int64_t log_every = 50;                // log training loss every N steps
   std::string early_stopping_metric = "bleu";  // "bleu", "loss" or "ppl"
-  int64_t patience = 0;              // stop after N validations without improvement; 0 = off
-  int64_t num_samples = 3;           // sample translations printed at each validation
-  int64_t threads = 0;               // intra-op threads; 0 = all cores
-  ReinforceConfig reinforce;         // used when model.attention.hard = "sample"
+  int64_t patience = 0;       // stop after N validations without improvement; 0 = off
+  int64_t num_samples = 3;    // sample translations printed at each validation
+  int64_t threads = 0;        // intra-op threads; 0 = all cores
+  ReinforceConfig reinforce;  // used when model.attention.hard = "sample"
 };
 
 struct EvaluationConfig {
-  int64_t beam_size = 1;             // 1 = greedy search
-  double length_penalty = 0.6;       // GNMT alpha in ((5 + len) / 6)^alpha
-  int64_t n_best = 1;                // hypotheses returned per sentence by beam search
-  double max_len_ratio = 2.0;        // stop decoding after ratio * source length + max_len_extra
-  int64_t max_len_extra = 10;        // see max_len_ratio
-  bool replace_unk = false;          // replace <unk> by the most attended source word
-  int64_t batch_size = 64;           // sentences per decoding batch
-  std::string bleu_tokenize = "13a"; // sacreBLEU tokenizer: 13a | none | char | intl
-  bool bleu_lowercase = false;       // case-insensitive BLEU
-  int64_t heatmaps = 5;              // attention CSVs written for the first N test sentences
+  int64_t beam_size = 1;              // 1 = greedy search
+  double length_penalty = 0.6;        // GNMT alpha in ((5 + len) / 6)^alpha
+  int64_t n_best = 1;                 // hypotheses returned per sentence by beam search
+  double max_len_ratio = 2.0;         // stop decoding after ratio * source length + max_len_extra
+  int64_t max_len_extra = 10;         // see max_len_ratio
+  bool replace_unk = false;           // replace <unk> by the most attended source word
+  int64_t batch_size = 64;            // sentences per decoding batch
+  std::string bleu_tokenize = "13a";  // sacreBLEU tokenizer: 13a | none | char | intl
+  bool bleu_lowercase = false;        // case-insensitive BLEU
+  int64_t heatmaps = 5;               // attention CSVs written for the first N test sentences
 };
 
 struct Config {
-  std::string name = "s2s";          // run name, used in logs
+  std::string name = "s2s";              // run name, used in logs
   std::string run_dir = "runs/default";  // where checkpoints, logs and outputs go
-  int64_t seed = 42;                 // seeds weights, shuffling, dropout and sampling
-  std::string device = "auto";       // "auto", "cpu", "cuda" or "cuda:N"
+  int64_t seed = 42;                     // seeds weights, shuffling, dropout and sampling
+  std::string device = "auto";           // "auto", "cpu", "cuda" or "cuda:N"
   DataConfig data;
   ModelConfig model;
   TrainingConfig training;

@@ -30,7 +30,8 @@ std::string describe(const json& value) {
   throw ConfigError(origin + ": " + key + ": expected " + expected + ", found " + describe(found));
 }
 
-void read_value(const json& j, std::string& out, const std::string& origin, const std::string& key) {
+void read_value(const json& j, std::string& out, const std::string& origin,
+                const std::string& key) {
   if (!j.is_string()) type_error(origin, key, "a string", j);
   out = j.get<std::string>();
 }
@@ -303,7 +304,8 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw ConfigError(path + ": invalid JSON at " + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0));
+    throw ConfigError(path + ": invalid JSON at " +
+                      line_and_column(text, e.byte > 0 ? e.byte - 1 : 0));
   }
   Config config = config_from_json(j, path);
   for (const auto& assignment : overrides) apply_override(config, assignment);

@@ -2,7 +2,6 @@
 // Strict JSON reading and writing of Config, and `--set section.key=value` overrides.
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

@@ -32,8 +32,8 @@ std::string join(const std::vector<std::string>& names) {
 void require_choice(const char* key, const std::string& value,
                     const std::vector<std::string>& choices) {
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
-  std::string message = std::string(key) + ": unknown value '" + value + "' (valid: " +
-                        join(choices) + ")";
+  std::string message =
+      std::string(key) + ": unknown value '" + value + "' (valid: " + join(choices) + ")";
   const std::string hint = closest_key(value, choices);
   if (!hint.empty()) message += "; did you mean '" + hint + "'?";
   throw ConfigError(message);
@@ -70,8 +70,8 @@ void validate_model(const ModelConfig& m) {
   require(m.encoder.layers >= 1, "model.encoder.layers", "must be >= 1", m.encoder.layers);
   require(m.encoder.dropout >= 0 && m.encoder.dropout < 1, "model.encoder.dropout",
           "must be in [0, 1)", m.encoder.dropout);
-  require(m.encoder.self_attention_heads >= 1, "model.encoder.self_attention_heads",
-          "must be >= 1", m.encoder.self_attention_heads);
+  require(m.encoder.self_attention_heads >= 1, "model.encoder.self_attention_heads", "must be >= 1",
+          m.encoder.self_attention_heads);
   require(!m.encoder.self_attention || (2 * m.hidden_size) % m.encoder.self_attention_heads == 0,
           "model.encoder.self_attention_heads",
           "must divide the encoder state size (2 * model.hidden_size)",

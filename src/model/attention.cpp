@@ -39,16 +39,15 @@ AttentionImpl::AttentionImpl(const AttentionOptions& o) : options_(o) {
     query_proj_ = register_module("query_proj", linear(o.query_size(), key_size_));
     head_query = head_key;
   }
-  scorer_ = make_scorer(o.scorer(), ScorerOptions(head_key, head_query)
-                                        .hidden_size(size / m)
-                                        .rank(o.rank()));
+  scorer_ = make_scorer(o.scorer(),
+                        ScorerOptions(head_key, head_query).hidden_size(size / m).rank(o.rank()));
   register_module("scorer", scorer_);
   if (m > 1) output_proj_ = register_module("output_proj", linear(value_size_, value_size_));
 }
 
 AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch::Tensor& mask) {
   const int64_t batch = memory.size(0), len = memory.size(1), m = options_.heads();
-  const auto keys = key_proj_ ? key_proj_(memory) : memory;      // [B, S, Dk]
+  const auto keys = key_proj_ ? key_proj_(memory) : memory;        // [B, S, Dk]
   const auto values = value_proj_ ? value_proj_(memory) : memory;  // [B, S, Dv]
   // Split the feature dimension into heads: [B, S, m, D/m] -> [B, m, S, D/m].
   const auto split = [&](const torch::Tensor& t) {
@@ -88,8 +87,8 @@ AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const Attenti
     mix = select_positions(weights, log_weights, batch, out);
   }
   // context_h = sum_i mix_i v_i: [B*m, 1, S] x [B*m, S, Dv/m] -> [B, Dv]
-  auto context = torch::bmm(mix.unsqueeze(1), mem.values.view({rows, len, -1}))
-                     .view({batch, value_size_});
+  auto context =
+      torch::bmm(mix.unsqueeze(1), mem.values.view({rows, len, -1})).view({batch, value_size_});
   if (output_proj_) context = output_proj_(context);
   out.context = context;
   return out;

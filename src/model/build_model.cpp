@@ -9,8 +9,8 @@ bool has_learned_baseline(const config::ModelConfig& model,
   return model.attention.hard == "sample" && reinforce.baseline == "learned";
 }
 
-Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size,
-                    int64_t tgt_vocab_size, const config::ReinforceConfig& reinforce) {
+Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_t tgt_vocab_size,
+                    const config::ReinforceConfig& reinforce) {
   const auto encoder = EncoderOptions(src_vocab_size, c.emb_size, c.hidden_size)
                            .layers(c.encoder.layers)
                            .dropout(c.encoder.dropout)

@@ -23,8 +23,9 @@ DecoderState DecoderState::index_select(const torch::Tensor& index) const {
 DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
   const bool luong = o.style() == "luong";
   embedding = register_module(
-      "embedding", torch::nn::Embedding(
-                       torch::nn::EmbeddingOptions(o.vocab_size(), o.emb_size()).padding_idx(o.pad_id())));
+      "embedding",
+      torch::nn::Embedding(
+          torch::nn::EmbeddingOptions(o.vocab_size(), o.emb_size()).padding_idx(o.pad_id())));
   if (o.attention()) {
     attention = register_module("attention", Attention(*o.attention()));
     context_size_ = attention->context_size();
@@ -43,9 +44,9 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
   int64_t feature_size = o.hidden_size() + context_size_ + o.emb_size();
   if (luong) {
     combine_ = register_module(
-        "combine", torch::nn::Linear(torch::nn::LinearOptions(context_size_ + o.hidden_size(),
-                                                              o.hidden_size())
-                                         .bias(false)));
+        "combine",
+        torch::nn::Linear(torch::nn::LinearOptions(context_size_ + o.hidden_size(), o.hidden_size())
+                              .bias(false)));
     feature_size = o.hidden_size();
   }
   output_ = register_module("output", torch::nn::Linear(feature_size, o.vocab_size()));
@@ -65,12 +66,15 @@ DecoderState DecoderImpl::initial_state(const EncoderOutput& encoded) {
   DecoderState state;
   if (bridge_) {
     // s_0 = tanh(W_s [fwd_S; bwd_1]) (Bahdanau et al. 2015, A.2.2), one slice per layer.
-    state.hidden = torch::tanh(bridge_(encoded.final)).view({batch, layers, hidden}).transpose(0, 1)
+    state.hidden = torch::tanh(bridge_(encoded.final))
+                       .view({batch, layers, hidden})
+                       .transpose(0, 1)
                        .contiguous();
   } else {
     state.hidden = torch::zeros({layers, batch, hidden}, encoded.final.options());
   }
-  if (options_.style() == "luong") state.feed = torch::zeros({batch, hidden}, encoded.final.options());
+  if (options_.style() == "luong")
+    state.feed = torch::zeros({batch, hidden}, encoded.final.options());
   return state;
 }
 

@@ -4,8 +4,9 @@ namespace s2s::model {
 
 EncoderImpl::EncoderImpl(const EncoderOptions& o)
     : embedding(register_module(
-          "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(o.vocab_size(), o.emb_size())
-                                                .padding_idx(o.pad_id())))),
+          "embedding",
+          torch::nn::Embedding(
+              torch::nn::EmbeddingOptions(o.vocab_size(), o.emb_size()).padding_idx(o.pad_id())))),
       rnn(register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(o.emb_size(), o.hidden_size())
                                                     .num_layers(o.layers())
                                                     .dropout(o.layers() > 1 ? o.dropout() : 0.0)

@@ -25,9 +25,9 @@ struct EncoderOptions {
 };
 
 struct EncoderOutput {
-  torch::Tensor states;  // [B, S, 2H], zero at padding
-  torch::Tensor mask;    // [B, S] bool, true at real tokens
-  torch::Tensor final;   // [B, 2H] top layer's last forward and last backward states
+  torch::Tensor states;          // [B, S, 2H], zero at padding
+  torch::Tensor mask;            // [B, S] bool, true at real tokens
+  torch::Tensor final;           // [B, 2H] top layer's last forward and last backward states
   torch::Tensor self_attention;  // [B, m, S, S] with encoder self-attention, else undefined
 };
 

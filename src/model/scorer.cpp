@@ -17,12 +17,12 @@ torch::Tensor batched_dot(const torch::Tensor& projected, const torch::Tensor& q
 
 AdditiveScorerImpl::AdditiveScorerImpl(const ScorerOptions& o)
     : key_layer_(register_module(
-          "key_layer", torch::nn::Linear(torch::nn::LinearOptions(o.key_size(), o.hidden_size())
-                                             .bias(false)))),
+          "key_layer",
+          torch::nn::Linear(torch::nn::LinearOptions(o.key_size(), o.hidden_size()).bias(false)))),
       query_layer_(register_module(
           "query_layer",
-          torch::nn::Linear(torch::nn::LinearOptions(o.query_size(), o.hidden_size())
-                                .bias(false)))),
+          torch::nn::Linear(
+              torch::nn::LinearOptions(o.query_size(), o.hidden_size()).bias(false)))),
       energy_layer_(register_module(
           "energy_layer",
           torch::nn::Linear(torch::nn::LinearOptions(o.hidden_size(), 1).bias(false)))) {
@@ -33,7 +33,8 @@ torch::Tensor AdditiveScorerImpl::project_keys(const torch::Tensor& keys) {
   return key_layer_(keys);  // W k: [N, S, A]
 }
 
-torch::Tensor AdditiveScorerImpl::score(const torch::Tensor& query, const torch::Tensor& projected) {
+torch::Tensor AdditiveScorerImpl::score(const torch::Tensor& query,
+                                        const torch::Tensor& projected) {
   // tanh(W k + U q): [N, S, A]; v^T(.) -> [N, S]
   const auto energy = torch::tanh(projected + query_layer_(query).unsqueeze(/*dim=*/1));
   return energy_layer_(energy).squeeze(/*dim=*/2);
@@ -57,8 +58,7 @@ torch::Tensor DotScorerImpl::score(const torch::Tensor& query, const torch::Tens
 BilinearScorerImpl::BilinearScorerImpl(const ScorerOptions& o) {
   const int64_t key_out = o.rank() > 0 ? o.rank() : o.query_size();
   key_layer_ = register_module(
-      "key_layer",
-      torch::nn::Linear(torch::nn::LinearOptions(o.key_size(), key_out).bias(false)));
+      "key_layer", torch::nn::Linear(torch::nn::LinearOptions(o.key_size(), key_out).bias(false)));
   if (o.rank() > 0) {
     query_layer_ = register_module(
         "query_layer",
@@ -70,7 +70,8 @@ torch::Tensor BilinearScorerImpl::project_keys(const torch::Tensor& keys) {
   return key_layer_(keys);  // W^T k [N, S, Dq], or U k [N, S, r]
 }
 
-torch::Tensor BilinearScorerImpl::score(const torch::Tensor& query, const torch::Tensor& projected) {
+torch::Tensor BilinearScorerImpl::score(const torch::Tensor& query,
+                                        const torch::Tensor& projected) {
   return batched_dot(projected, query_layer_ ? query_layer_(query) : query);
 }
 

@@ -33,7 +33,8 @@ SelfAttentionOutput SelfAttentionImpl::forward(const torch::Tensor& states,
   scores = scores.masked_fill(mask.logical_not().view({batch, 1, 1, len}),
                               -std::numeric_limits<float>::infinity());
   const auto weights = torch::softmax(scores, /*dim=*/-1);
-  const auto mixed = torch::matmul(weights, v).transpose(1, 2).reshape({batch, len, options_.size()});
+  const auto mixed =
+      torch::matmul(weights, v).transpose(1, 2).reshape({batch, len, options_.size()});
   return {norm_(states + dropout_(output_(mixed))), weights};
 }
 

@@ -43,8 +43,8 @@ ForwardOutput Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor
     }
     logits.push_back(decoder->logits(out.features));
     if (t + 1 < steps) {
-      const auto gold = torch::rand({prev.size(0)}, tgt_in.options().dtype(torch::kFloat)) <
-                        teacher_forcing;
+      const auto gold =
+          torch::rand({prev.size(0)}, tgt_in.options().dtype(torch::kFloat)) < teacher_forcing;
       prev = torch::where(gold, tgt_in.select(1, t + 1), logits.back().argmax(/*dim=*/-1));
     }
   }

@@ -24,12 +24,12 @@ EncodedCorpus encode_corpus(const data::TokenizedCorpus& corpus, const data::Voc
                             const data::Vocab& tgt_vocab);
 
 struct Batch {
-  torch::Tensor src;          // [B, S] padded with <pad>
-  torch::Tensor src_lengths;  // [B] int64
-  torch::Tensor tgt_in;       // [B, T] <s> y_1 .. y_n, padded
-  torch::Tensor tgt_out;      // [B, T] y_1 .. y_n </s>, padded
+  torch::Tensor src;                 // [B, S] padded with <pad>
+  torch::Tensor src_lengths;         // [B] int64
+  torch::Tensor tgt_in;              // [B, T] <s> y_1 .. y_n, padded
+  torch::Tensor tgt_out;             // [B, T] y_1 .. y_n </s>, padded
   std::vector<std::size_t> indices;  // which corpus examples, in row order
-  int64_t target_tokens = 0;  // real (non-pad) tokens in tgt_out
+  int64_t target_tokens = 0;         // real (non-pad) tokens in tgt_out
   int64_t size() const { return src.size(0); }
 };
 

@@ -14,7 +14,8 @@ torch::Device resolve_device(const std::string& name) {
   if (name == "auto") return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
   if (name == "cpu") return torch::kCPU;
   if (!torch::cuda::is_available()) {
-    throw ConfigError("device: '" + name + "' asked for, but this LibTorch build sees no CUDA device");
+    throw ConfigError("device: '" + name +
+                      "' asked for, but this LibTorch build sees no CUDA device");
   }
   return torch::Device(name);
 }

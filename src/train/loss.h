@@ -8,9 +8,9 @@
 namespace s2s::train {
 
 struct LossResult {
-  torch::Tensor loss;     // scalar: mean label-smoothed cross-entropy per real token (backward)
-  double nll_sum = 0.0;   // summed negative log-likelihood, no smoothing (for perplexity)
-  int64_t tokens = 0;     // real target tokens
+  torch::Tensor loss;       // scalar: mean label-smoothed cross-entropy per real token (backward)
+  double nll_sum = 0.0;     // summed negative log-likelihood, no smoothing (for perplexity)
+  int64_t tokens = 0;       // real target tokens
   torch::Tensor token_nll;  // [B, T] -log p(y_t), 0 at padding (keeps the graph)
 };
 

@@ -35,7 +35,7 @@ torch::Tensor Reinforce::loss(const torch::Tensor& token_nll, const torch::Tenso
   const auto token_reward = (-token_nll * mask).detach();  // log p(y_t | ...): [B, T]
   const auto rewards = token_reward.sum(1);                // R = log p(y | s): [B]
   const auto baseline = sentence_baseline(rewards, out, baseline_state);  // [B]
-  torch::Tensor advantage;  // [B, T]
+  torch::Tensor advantage;                                                // [B, T]
   if (config_.reward == "reward_to_go") {
     // R_t = sum_{t' >= t} r_t', a reverse cumulative sum; b_t = b * (tokens left / tokens).
     const auto to_go = token_reward.flip(1).cumsum(1).flip(1);
@@ -44,7 +44,7 @@ torch::Tensor Reinforce::loss(const torch::Tensor& token_nll, const torch::Tenso
   } else {
     advantage = (rewards - baseline).unsqueeze(1) * mask;
   }
-  const auto log_prob = out.sample_log_prob * mask;  // [B, T]
+  const auto log_prob = out.sample_log_prob * mask;         // [B, T]
   const auto per_sentence = (advantage * log_prob).sum(1);  // [B]
   auto loss = -config_.weight * per_sentence.sum() -
               config_.entropy_weight * (out.attention_entropy * mask).sum();
@@ -54,8 +54,8 @@ torch::Tensor Reinforce::loss(const torch::Tensor& token_nll, const torch::Tenso
     stats->reward = rewards.mean().item<double>();
     stats->baseline = baseline.mean().item<double>();
     stats->term_variance = term.numel() > 1 ? term.var().item<double>() : 0.0;
-    stats->entropy = ((out.attention_entropy.detach() * mask).sum() / mask.sum().clamp_min(1))
-                         .item<double>();
+    stats->entropy =
+        ((out.attention_entropy.detach() * mask).sum() / mask.sum().clamp_min(1)).item<double>();
   }
   return loss;
 }

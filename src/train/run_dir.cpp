@@ -41,8 +41,8 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   run.device = resolve_device(run.config.device);
   set_threads(run.config.training.threads);
   const auto& reinforce = run.config.training.reinforce;
-  run.model = model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(),
-                                 reinforce);
+  run.model =
+      model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(), reinforce);
   load_checkpoint(paths.checkpoint(checkpoint), *run.model, /*optimizer=*/nullptr,
                   model_signature(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(),
                                   model::has_learned_baseline(run.config.model, reinforce)));

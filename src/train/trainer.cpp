@@ -34,9 +34,9 @@ data::CorpusSpec corpus_spec(const config::DataConfig& d, const std::string& pat
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingConfig& t,
                                                         std::vector<torch::Tensor> params) {
   if (t.optimizer == "sgd") {
-    return std::make_unique<torch::optim::SGD>(
-        params,
-        torch::optim::SGDOptions(t.learning_rate).momentum(t.momentum).weight_decay(t.weight_decay));
+    return std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(t.learning_rate)
+                                                           .momentum(t.momentum)
+                                                           .weight_decay(t.weight_decay));
   }
   return std::make_unique<torch::optim::Adam>(
       params, torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay));
@@ -68,8 +68,9 @@ void Trainer::prepare_run_dir() {
     throw UserError("--resume: no checkpoint to resume from at " + paths_.checkpoint("last"));
   }
   if (!options_.resume && has_checkpoint && !options_.overwrite) {
-    throw UserError(paths_.dir + " already holds a trained run; use --resume to continue it, "
-                                 "--overwrite to start over, or another run_dir");
+    throw UserError(paths_.dir +
+                    " already holds a trained run; use --resume to continue it, "
+                    "--overwrite to start over, or another run_dir");
   }
   if (!options_.resume && fs::exists(paths_.dir)) {
     for (const auto& stale : {paths_.checkpoints(), paths_.metrics(), paths_.log()}) {
@@ -80,7 +81,8 @@ void Trainer::prepare_run_dir() {
   config::save_config(config_, paths_.config());
   util::add_log_file(paths_.log());
   metrics_ = util::MetricsLog(paths_.metrics());
-  util::logger("train")->info("run directory {}{}", paths_.dir, options_.resume ? " (resumed)" : "");
+  util::logger("train")->info("run directory {}{}", paths_.dir,
+                              options_.resume ? " (resumed)" : "");
 }
 
 void Trainer::prepare_data() {
@@ -110,7 +112,8 @@ void Trainer::prepare_data() {
   b.unit = data::parse_batch_unit(config_.training.batch_type);
   b.seed = static_cast<uint64_t>(config_.seed);
   b.bucket_batches = config_.training.bucket_batches;
-  batcher_ = std::make_unique<data::Batcher>(train_data_.src_lengths(), train_data_.tgt_lengths(), b);
+  batcher_ =
+      std::make_unique<data::Batcher>(train_data_.src_lengths(), train_data_.tgt_lengths(), b);
 }
 
 void Trainer::build_model() {
@@ -137,8 +140,8 @@ TrainSummary Trainer::train() {
   while (!should_stop()) {
     const auto batches = batcher_->epoch_batches(state_.epoch);
     while (!should_stop() && state_.epoch_batch < static_cast<int64_t>(batches.size())) {
-      const auto batch = make_batch(train_data_, batches[static_cast<std::size_t>(state_.epoch_batch)],
-                                    device_);
+      const auto batch =
+          make_batch(train_data_, batches[static_cast<std::size_t>(state_.epoch_batch)], device_);
       const double loss = train_step(batch);
       ++state_.step;
       ++state_.epoch_batch;
@@ -164,8 +167,9 @@ void Trainer::log_reinforce(nlohmann::json& event) {
   const double n = static_cast<double>(std::max<int64_t>(interval_steps_, 1));
   const ReinforceStats mean{interval_reinforce_.reward / n, interval_reinforce_.baseline / n,
                             interval_reinforce_.term_variance / n, interval_reinforce_.entropy / n};
-  util::logger("reinforce")->info("reward {:.3f} baseline {:.3f} term variance {:.3g} entropy {:.3f}",
-                                  mean.reward, mean.baseline, mean.term_variance, mean.entropy);
+  util::logger("reinforce")
+      ->info("reward {:.3f} baseline {:.3f} term variance {:.3g} entropy {:.3f}", mean.reward,
+             mean.baseline, mean.term_variance, mean.entropy);
   event["reward"] = mean.reward;
   event["baseline"] = mean.baseline;
   event["reinforce_variance"] = mean.term_variance;

@@ -25,7 +25,8 @@ void write_file_atomic(const std::string& path, const std::string& contents) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr) throw std::runtime_error(tmp + ": cannot write (" + std::strerror(errno) + ")");
+    if (f == nullptr)
+      throw std::runtime_error(tmp + ": cannot write (" + std::strerror(errno) + ")");
     const bool ok = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size() &&
                     std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
     std::fclose(f);

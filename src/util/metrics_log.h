@@ -2,9 +2,8 @@
 // metrics.jsonl: one JSON object per line, per training log or validation event, flushed as
 // written so that a crash loses nothing already reported.
 
-#include <nlohmann/json.hpp>
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace s2s::util {

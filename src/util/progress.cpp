@@ -40,7 +40,8 @@ void ProgressBar::update(int64_t step, int64_t epoch, double loss, double tokens
     const double per_step = elapsed / static_cast<double>(step - first_step_);
     eta = format_duration(per_step * static_cast<double>(total_steps_ - step));
   }
-  std::fprintf(stderr, "\r\033[K[train] step %lld%s | epoch %lld | loss %.4f | %.0f tgt tok/s | ETA %s",
+  std::fprintf(stderr,
+               "\r\033[K[train] step %lld%s | epoch %lld | loss %.4f | %.0f tgt tok/s | ETA %s",
                static_cast<long long>(step),
                total_steps_ > 0 ? ("/" + std::to_string(total_steps_)).c_str() : "",
                static_cast<long long>(epoch + 1), loss, tokens_per_second, eta.c_str());

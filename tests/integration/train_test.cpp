@@ -28,7 +28,8 @@ void write_reverse_split(const fs::path& prefix, int n, uint32_t seed) {
   for (int i = 0; i < n; ++i) {
     const auto len = 3 + rng() % 6;
     std::vector<std::string> tokens;
-    for (uint32_t j = 0; j < len; ++j) tokens.push_back(std::string(1, static_cast<char>('a' + rng() % 10)));
+    for (uint32_t j = 0; j < len; ++j)
+      tokens.push_back(std::string(1, static_cast<char>('a' + rng() % 10)));
     for (std::size_t j = 0; j < tokens.size(); ++j) src << (j ? " " : "") << tokens[j];
     for (std::size_t j = tokens.size(); j-- > 0;) tgt << tokens[j] << (j ? " " : "");
     src << "\n";
@@ -40,9 +41,8 @@ class TrainTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("s2s_train_test_" + std::string(::testing::UnitTest::GetInstance()
-                                                ->current_test_info()
-                                                ->name()));
+           ("s2s_train_test_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     write_reverse_split(dir_ / "train", 3000, 1);
@@ -80,7 +80,8 @@ TEST_F(TrainTest, SmallModelLearnsToReverse) {
   const auto tokenize_file = [&](const std::string& path) {
     std::ifstream in(path);
     std::vector<std::vector<std::string>> out;
-    for (std::string line; std::getline(in, line);) out.push_back(run.src_tokenizer->tokenize(line));
+    for (std::string line; std::getline(in, line);)
+      out.push_back(run.src_tokenizer->tokenize(line));
     return out;
   };
   sources = tokenize_file(config_.data.test + ".src");

@@ -1,13 +1,13 @@
 // Every attention variant: shapes, normalization, exact zeros at padding, permutation
 // equivariance, and gradients against central finite differences in double precision.
 
+#include "model/attention.h"
+
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <string>
 #include <vector>
-
-#include "model/attention.h"
 
 namespace s2s::model {
 namespace {
@@ -78,9 +78,8 @@ TEST_P(AttentionTest, Shapes) {
 
 TEST_P(AttentionTest, RowsSumToOneAndPaddingIsExactlyZero) {
   const auto out = run(memory_, query_, mask_of(lengths_));
-  EXPECT_TRUE(torch::allclose(out.weights.sum(-1), torch::ones({kBatch, GetParam().heads},
-                                                                torch::kDouble),
-                              1e-12, 1e-12));
+  EXPECT_TRUE(torch::allclose(
+      out.weights.sum(-1), torch::ones({kBatch, GetParam().heads}, torch::kDouble), 1e-12, 1e-12));
   for (std::size_t b = 0; b < lengths_.size(); ++b) {
     const auto row = out.weights[static_cast<int64_t>(b)];  // [m, S]
     const auto padded = row.narrow(/*dim=*/1, lengths_[b], kLen - lengths_[b]);

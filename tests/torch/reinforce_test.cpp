@@ -2,6 +2,8 @@
 // an expectation small enough to enumerate), baselines lower its variance, argmax is
 // deterministic, and the baseline state survives a checkpoint.
 
+#include "train/reinforce.h"
+
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -9,7 +11,6 @@
 
 #include "model/attention.h"
 #include "train/checkpoint.h"
-#include "train/reinforce.h"
 
 namespace s2s {
 namespace {
@@ -92,7 +93,9 @@ TEST_F(ReinforceTest, AverageEstimateMatchesExactGradient) {
 }
 
 TEST_F(ReinforceTest, BaselinesLowerVarianceAtLeastTwofold) {
-  const auto variance = [](const torch::Tensor& draws) { return draws.var(0).sum().item<double>(); };
+  const auto variance = [](const torch::Tensor& draws) {
+    return draws.var(0).sum().item<double>();
+  };
   const double none = variance(estimates(400, 1, "none"));
   const double moving = variance(estimates(400, 1, "moving_average"));
   const double loo = variance(estimates(400, 2, "leave_one_out"));
@@ -103,8 +106,8 @@ TEST_F(ReinforceTest, BaselinesLowerVarianceAtLeastTwofold) {
 }
 
 TEST_F(ReinforceTest, ArgmaxIsDeterministicAndPicksTheLargestWeight) {
-  auto argmax = model::Attention(
-      model::AttentionOptions("additive", kQuery, kMemory).size(4).hard("argmax"));
+  auto argmax =
+      model::Attention(model::AttentionOptions("additive", kQuery, kMemory).size(4).hard("argmax"));
   argmax->to(torch::kDouble);
   const auto mask = torch::ones({1, kLen}, torch::kBool);
   const auto memory = argmax->prepare(memory_, mask);
@@ -118,10 +121,8 @@ TEST_F(ReinforceTest, ArgmaxIsDeterministicAndPicksTheLargestWeight) {
 }
 
 TEST_F(ReinforceTest, ExpectedContextReplacesSamplesAtRateP) {
-  auto mixed = model::Attention(model::AttentionOptions("additive", kQuery, kMemory)
-                                    .size(4)
-                                    .hard("sample")
-                                    .p_expect(0.5));
+  auto mixed = model::Attention(
+      model::AttentionOptions("additive", kQuery, kMemory).size(4).hard("sample").p_expect(0.5));
   mixed->to(torch::kDouble);
   const int64_t rows = 4000;
   const auto out = mixed->forward(query_.expand({rows, kQuery}),

@@ -1,11 +1,12 @@
 // Encoder self-attention: shapes, normalization, masking of padded keys, and that padding
 // never changes the states of real tokens.
 
+#include "model/self_attention.h"
+
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include "model/encoder.h"
-#include "model/self_attention.h"
 
 namespace s2s::model {
 namespace {

@@ -38,8 +38,9 @@ TEST(ConfigTest, ReadsNestedValues) {
 }
 
 TEST(ConfigTest, UnknownKeyNamesFullPathAndClosestKey) {
-  const std::string msg = config_error(
-      [] { config_from_json(json::parse(R"({"model": {"attention": {"scorr": "dot"}}})"), "x.json"); });
+  const std::string msg = config_error([] {
+    config_from_json(json::parse(R"({"model": {"attention": {"scorr": "dot"}}})"), "x.json");
+  });
   EXPECT_NE(msg.find("x.json"), std::string::npos) << msg;
   EXPECT_NE(msg.find("unknown key 'model.attention.scorr'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("did you mean 'model.attention.scorer'"), std::string::npos) << msg;
@@ -52,15 +53,16 @@ TEST(ConfigTest, UnknownSectionIsRejected) {
 }
 
 TEST(ConfigTest, WrongTypesNamePathExpectedAndFound) {
-  std::string msg = config_error(
-      [] { config_from_json(json::parse(R"({"training": {"epochs": "ten"}})")); });
+  std::string msg =
+      config_error([] { config_from_json(json::parse(R"({"training": {"epochs": "ten"}})")); });
   EXPECT_NE(msg.find("training.epochs: expected an integer, found string \"ten\""),
-            std::string::npos) << msg;
+            std::string::npos)
+      << msg;
   msg = config_error([] { config_from_json(json::parse(R"({"training": {"epochs": 2.5}})")); });
   EXPECT_NE(msg.find("found number 2.5"), std::string::npos) << msg;
   msg = config_error([] { config_from_json(json::parse(R"({"data": {"lowercase": 1}})")); });
-  EXPECT_NE(msg.find("data.lowercase: expected true or false, found integer 1"),
-            std::string::npos) << msg;
+  EXPECT_NE(msg.find("data.lowercase: expected true or false, found integer 1"), std::string::npos)
+      << msg;
   msg = config_error([] { config_from_json(json::parse(R"({"model": 3})")); });
   EXPECT_NE(msg.find("model: expected an object"), std::string::npos) << msg;
   msg = config_error([] { config_from_json(json::parse("[1, 2]")); });
@@ -101,11 +103,13 @@ TEST(ConfigTest, UnknownChoiceListsValidValues) {
 TEST(ConfigTest, ReinforceRules) {
   Config c;
   c.training.reinforce.p_expect = 1.5;
-  EXPECT_NE(config_error([&] { validate(c); }).find("training.reinforce.p_expect must be in [0, 1]"),
-            std::string::npos);
+  EXPECT_NE(
+      config_error([&] { validate(c); }).find("training.reinforce.p_expect must be in [0, 1]"),
+      std::string::npos);
   c = Config{};
   c.training.reinforce.weight = -1;
-  EXPECT_NE(config_error([&] { validate(c); }).find("training.reinforce.weight"), std::string::npos);
+  EXPECT_NE(config_error([&] { validate(c); }).find("training.reinforce.weight"),
+            std::string::npos);
   c = Config{};
   c.training.reinforce.entropy_weight = -0.1;
   EXPECT_NE(config_error([&] { validate(c); }).find("training.reinforce.entropy_weight"),
@@ -126,7 +130,8 @@ TEST(ConfigTest, ReinforceRules) {
   c = Config{};
   c.model.attention.hard = "sample";
   c.model.attention.scorer = "none";
-  EXPECT_NE(config_error([&] { validate(c); }).find("needs an attention scorer"), std::string::npos);
+  EXPECT_NE(config_error([&] { validate(c); }).find("needs an attention scorer"),
+            std::string::npos);
 }
 
 TEST(ConfigTest, DeviceNames) {
@@ -153,11 +158,13 @@ TEST(ConfigTest, OverridesUseTheSameChecks) {
   EXPECT_DOUBLE_EQ(c.training.learning_rate, 0.01);
   EXPECT_TRUE(c.data.lowercase);
   EXPECT_EQ(c.data.train, "123");
-  EXPECT_NE(config_error([&] { apply_override(c, "model.hiden_size=3"); })
-                .find("did you mean 'model.hidden_size'"),
+  EXPECT_NE(config_error([&] {
+              apply_override(c, "model.hiden_size=3");
+            }).find("did you mean 'model.hidden_size'"),
             std::string::npos);
-  EXPECT_NE(config_error([&] { apply_override(c, "training.epochs=abc"); })
-                .find("training.epochs: expected an integer, found 'abc'"),
+  EXPECT_NE(config_error([&] {
+              apply_override(c, "training.epochs=abc");
+            }).find("training.epochs: expected an integer, found 'abc'"),
             std::string::npos);
   EXPECT_THROW(apply_override(c, "data.lowercase=yes"), ConfigError);
   EXPECT_THROW(apply_override(c, "training.learning_rate=nan"), ConfigError);
