@@ -5,6 +5,7 @@
 #include "eval/search.h"
 #include "eval/translate.h"
 #include "train/loss.h"
+#include "train/run_dir.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -46,11 +47,7 @@ Split load_split(const config::Config& config, const std::string& name,
     throw ConfigError("split '" + name + "' is not configured: data." + name +
                       " is empty in the run's config");
   }
-  data::CorpusSpec spec;
-  spec.format = config.data.format;
-  spec.path = *keys.corpus;
-  spec.src_ext = config.data.src_ext;
-  spec.tgt_ext = config.data.tgt_ext;
+  const auto spec = train::corpus_spec(config.data, *keys.corpus);
   Split split;
   split.name = name;
   split.description = data::describe(spec);

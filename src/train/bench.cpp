@@ -10,6 +10,7 @@
 
 #include "data/corpus.h"
 #include "train/loss.h"
+#include "train/optimizer.h"
 #include "train/run_dir.h"
 #include "util/error.h"
 
@@ -28,27 +29,6 @@ double seconds_since(Clock::time_point start) {
 // CUDA runs asynchronously: a timer must wait for the queued kernels.
 void synchronize(torch::Device device) {
   if (device.is_cuda()) torch::cuda::synchronize(device.index());
-}
-
-// The same spec and optimizer as the trainer's (trainer.cpp).
-data::CorpusSpec corpus_spec(const config::DataConfig& d, const std::string& path) {
-  data::CorpusSpec spec;
-  spec.format = d.format;
-  spec.path = path;
-  spec.src_ext = d.src_ext;
-  spec.tgt_ext = d.tgt_ext;
-  return spec;
-}
-
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingConfig& t,
-                                                        std::vector<torch::Tensor> params) {
-  if (t.optimizer == "sgd") {
-    return std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(t.learning_rate)
-                                                           .momentum(t.momentum)
-                                                           .weight_decay(t.weight_decay));
-  }
-  return std::make_unique<torch::optim::Adam>(
-      params, torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay));
 }
 
 // The first `count` batches of the training order: epoch 0, then 1, ...

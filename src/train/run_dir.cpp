@@ -21,6 +21,15 @@ std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_
   return j.dump();
 }
 
+data::CorpusSpec corpus_spec(const config::DataConfig& d, const std::string& path) {
+  data::CorpusSpec spec;
+  spec.format = d.format;
+  spec.path = path;
+  spec.src_ext = d.src_ext;
+  spec.tgt_ext = d.tgt_ext;
+  return spec;
+}
+
 std::unique_ptr<data::Tokenizer> make_config_tokenizer(const config::DataConfig& data) {
   data::TokenizerOptions options;
   options.lowercase = data.lowercase;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "config/config.h"
+#include "data/corpus.h"
 #include "data/tokenizer.h"
 #include "data/vocab.h"
 #include "model/seq2seq.h"
@@ -49,6 +50,9 @@ struct LoadedRun {
 // Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best" or "last"); the model is
 // in eval mode on the config's device. Missing or broken files are InputErrors naming them.
 LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best");
+
+// The corpus of `path` (a split of the config's data: train, valid or test) as reader input.
+data::CorpusSpec corpus_spec(const config::DataConfig& data, const std::string& path);
 
 // Tokenizers of a config: the same for training, evaluation and translation.
 std::unique_ptr<data::Tokenizer> make_config_tokenizer(const config::DataConfig& data);

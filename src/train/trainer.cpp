@@ -9,6 +9,7 @@
 #include "model/build_model.h"
 #include "train/device.h"
 #include "train/loss.h"
+#include "train/optimizer.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -20,30 +21,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-data::CorpusSpec corpus_spec(const config::DataConfig& d, const std::string& path) {
-  data::CorpusSpec spec;
-  spec.format = d.format;
-  spec.path = path;
-  spec.src_ext = d.src_ext;
-  spec.tgt_ext = d.tgt_ext;
-  return spec;
-}
-
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingConfig& t,
-                                                        std::vector<torch::Tensor> params) {
-  if (t.optimizer == "sgd") {
-    return std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(t.learning_rate)
-                                                           .momentum(t.momentum)
-                                                           .weight_decay(t.weight_decay));
-  }
-  return std::make_unique<torch::optim::Adam>(
-      params, torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay));
-}
-
-void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
-  for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
 }
 
 }  // namespace
