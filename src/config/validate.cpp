@@ -7,6 +7,7 @@
 #include "config/config.h"
 #include "config/json_io.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace s2s::config {
 namespace {
@@ -23,17 +24,11 @@ void require(bool ok, const char* key, const char* rule, const T& value) {
   if (!ok) throw ConfigError(std::string(key) + " " + rule + ", got " + to_text(value));
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
 void require_choice(const char* key, const std::string& value,
                     const std::vector<std::string>& choices) {
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
-  std::string message =
-      std::string(key) + ": unknown value '" + value + "' (valid: " + join(choices) + ")";
+  std::string message = std::string(key) + ": unknown value '" + value +
+                        "' (valid: " + util::join(choices, ", ") + ")";
   const std::string hint = closest_key(value, choices);
   if (!hint.empty()) message += "; did you mean '" + hint + "'?";
   throw ConfigError(message);

@@ -10,6 +10,7 @@
 
 #include "util/error.h"
 #include "util/logging.h"
+#include "util/strings.h"
 #include "util/unicode.h"
 
 namespace s2s::data {
@@ -51,15 +52,6 @@ bool is_blank(std::string_view line) {
 
 std::string where(const std::string& path, std::size_t line) {
   return path + ":" + std::to_string(line) + ": ";
-}
-
-std::string join(const std::vector<std::string>& parts, const char* separator) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += separator;
-    out += parts[i];
-  }
-  return out;
 }
 
 }  // namespace
@@ -153,7 +145,7 @@ std::vector<SentencePair> read_corpus(const CorpusSpec& spec) {
     pairs = read_parallel(src, tgt);
   } else {
     throw ConfigError("unknown corpus format '" + spec.format +
-                      "' (valid: " + join(corpus_formats(), ", ") + ")");
+                      "' (valid: " + util::join(corpus_formats(), ", ") + ")");
   }
   if (pairs.empty()) throw InputError(files + ": no sentence pairs (empty corpus)");
   return pairs;

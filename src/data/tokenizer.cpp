@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "util/error.h"
+#include "util/strings.h"
 #include "util/unicode.h"
 
 namespace s2s::data {
@@ -21,15 +22,6 @@ std::u32string decode(std::string_view line, bool lowercase) {
   }
   // Lower-casing the whole line (not token by token) keeps Python's final-sigma rule.
   return lowercase ? util::to_lower(text) : text;
-}
-
-std::string join(const std::vector<std::string>& parts, const char* separator) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += separator;
-    out += parts[i];
-  }
-  return out;
 }
 
 bool is_ascii_alnum(char32_t c) {
@@ -110,7 +102,7 @@ std::vector<std::string> WhitespaceTokenizer::tokenize(std::string_view line) co
 }
 
 std::string WhitespaceTokenizer::detokenize(const std::vector<std::string>& tokens) const {
-  return join(tokens, " ");
+  return util::join(tokens, " ");
 }
 
 std::string WhitespaceTokenizer::name() const { return "whitespace"; }
@@ -186,8 +178,8 @@ std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name,
   for (const auto& entry : kTokenizers) {
     if (name == entry.name) return entry.make(options);
   }
-  throw ConfigError("unknown tokenizer '" + name + "' (valid: " + join(tokenizer_names(), ", ") +
-                    ")");
+  throw ConfigError("unknown tokenizer '" + name +
+                    "' (valid: " + util::join(tokenizer_names(), ", ") + ")");
 }
 
 }  // namespace s2s::data
