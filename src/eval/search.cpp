@@ -91,7 +91,7 @@ struct Finished {
 
 // The bookkeeping of one beam search, on the CPU.
 struct BeamState {
-  int64_t batch, beam, vocab;
+  int64_t batch, beam;
   std::vector<int64_t> limits;                  // [B] max target length before </s>
   std::vector<std::vector<Finished>> finished;  // per sentence
   std::vector<bool> done;                       // per sentence
@@ -110,7 +110,8 @@ double kth_best(std::vector<Finished> finished, int64_t k) {
 
 // One sentence's step. The </s> extension of an alive prefix (eos [K], summed log-probs; -inf
 // where </s> is not among the K most likely next tokens of that prefix) is set aside as a
-// finished hypothesis; the K best other extensions (values/indices [K], sorted) stay alive.
+// finished hypothesis; the K best other extensions (values [K], sorted; from beam
+// beams[k] of the sentence with token tokens[k]) stay alive.
 // Writes rows b*K .. b*K+K-1 of parent/token/score.
 //
 // Why "among its own K best" and not "among the K best extensions of the whole beam" (fairseq,
@@ -120,8 +121,9 @@ double kth_best(std::vector<Finished> finished, int64_t k) {
 // </s> (the empty translation) wins the length-normalized ranking. With K = 1 the rule is
 // exactly greedy search.
 void advance_sentence(BeamState& st, int64_t b, int64_t step, double alpha, const double* eos,
-                      const double* values, const int64_t* indices, std::vector<int64_t>& parent,
-                      std::vector<int64_t>& token, std::vector<double>& score) {
+                      const double* values, const int64_t* beams, const int64_t* tokens,
+                      std::vector<int64_t>& parent, std::vector<int64_t>& token,
+                      std::vector<double>& score) {
   const int64_t K = st.beam;
   auto& finished = st.finished[static_cast<std::size_t>(b)];
   for (int64_t k = 0; k < K; ++k) {
@@ -131,8 +133,8 @@ void advance_sentence(BeamState& st, int64_t b, int64_t step, double alpha, cons
   }
   for (int64_t k = 0; k < K; ++k) {  // -inf candidates (tiny vocabularies, limit) stay dead
     const auto slot = static_cast<std::size_t>(b * K + k);
-    parent[slot] = b * K + indices[k] / st.vocab;
-    token[slot] = indices[k] % st.vocab;
+    parent[slot] = b * K + beams[k];
+    token[slot] = tokens[k];
     score[slot] = values[k];
   }
   // Scores only fall as tokens are added, so an alive prefix with score s can at best reach
@@ -199,31 +201,39 @@ std::vector<std::vector<Hypothesis>> collect_beams(const BeamState& st,
   return out;
 }
 
-// From total [B*K, V] (summed log-probs of every extension, double): records finished
-// hypotheses and fills parent/token/score [B*K] with the next step's alive rows.
-void select_beams(BeamState& st, torch::Tensor total, int64_t step, double alpha,
-                  std::vector<int64_t>& parent, std::vector<int64_t>& token,
-                  std::vector<double>& score) {
-  const int64_t B = st.batch, K = st.beam;
-  // </s> may end a prefix only when it is among that prefix's K best next tokens.
-  const int64_t k_row = std::min(K, total.size(1));
-  const auto kth = std::get<0>(total.topk(k_row, /*dim=*/1)).select(1, k_row - 1);  // [B*K]
-  const auto eos_total = total.select(1, Vocab::kEos);                              // [B*K]
-  const auto eos = torch::where(eos_total >= kth, eos_total, torch::full_like(eos_total, kNegInf))
+// From logp [B*K, V] (float) and the alive rows' scores [B*K] (double): records finished
+// hypotheses and fills parent/token/score [B*K] with the next step's alive rows. A row can only
+// contribute its K best non-</s> extensions and its </s> when that is among its K best: all
+// within its K + 1 most likely tokens. So the V-wide work is one float top-k per row, and the
+// summed scores are formed in double for those few candidates only.
+void select_beams(BeamState& st, const torch::Tensor& logp, const torch::Tensor& scores,
+                  int64_t step, double alpha, std::vector<int64_t>& parent,
+                  std::vector<int64_t>& token, std::vector<double>& score) {
+  const int64_t B = st.batch, K = st.beam, width = std::min(K + 1, logp.size(1));
+  const auto [top, top_tokens] = logp.topk(width, /*dim=*/1);  // [B*K, width], sorted
+  const auto kth = top.select(1, std::min(K, width) - 1);      // the row's K-th best
+  const auto eos_logp = logp.select(1, Vocab::kEos);
+  const auto eos = torch::where(eos_logp >= kth, scores + eos_logp.to(torch::kDouble),
+                                torch::full_like(scores, kNegInf))
                        .to(torch::kCPU)
                        .contiguous();
-  total.select(1, Vocab::kEos).fill_(kNegInf);                        // </s> never stays alive
-  const auto top = total.view({B, K * st.vocab}).topk(K, /*dim=*/1);  // [B, K], sorted
-  const auto values = std::get<0>(top).to(torch::kCPU).contiguous();
-  const auto indices = std::get<1>(top).to(torch::kCPU).contiguous();
+  const auto candidates = (scores.unsqueeze(1) + top.to(torch::kDouble))
+                              .masked_fill(top_tokens.eq(Vocab::kEos), kNegInf)  // never alive
+                              .view({B, K * width});
+  const auto best = candidates.topk(K, /*dim=*/1);  // [B, K], sorted
+  const auto values = std::get<0>(best).to(torch::kCPU).contiguous();
+  const auto chosen = std::get<1>(best);
+  const auto beams = chosen.div(width, "floor").to(torch::kCPU).contiguous();
+  const auto tokens =
+      top_tokens.view({B, K * width}).gather(1, chosen).to(torch::kCPU).contiguous();
   for (int64_t b = 0; b < B; ++b) {
     if (st.done[static_cast<std::size_t>(b)]) {
       retire_sentence(st, b, parent, token, score);
       continue;
     }
     advance_sentence(st, b, step, alpha, eos.data_ptr<double>() + b * K,
-                     values.data_ptr<double>() + b * K, indices.data_ptr<int64_t>() + b * K, parent,
-                     token, score);
+                     values.data_ptr<double>() + b * K, beams.data_ptr<int64_t>() + b * K,
+                     tokens.data_ptr<int64_t>() + b * K, parent, token, score);
   }
 }
 
@@ -264,40 +274,62 @@ std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const train::
                                 : beam_search(model, batch, options);
 }
 
+// Rows leave the batch as they end: `rows` [n] maps the n rows still decoding to batch rows.
+// Once an eighth of them have ended they are dropped from the state and the memory (a copy,
+// so not after every single one), and later steps run on fewer rows.
 std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const train::Batch& batch,
                                                    const SearchOptions& options) {
   validate_search_options(options);
   if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;
   EvalModeGuard eval_mode(model);
-  const auto device = batch.src.device();
+  const auto long_opts = batch.src.options().dtype(torch::kLong);
+  const int64_t B = batch.size();
   const auto limits_cpu = max_lengths(batch, options);
-  const auto limits = torch::tensor(limits_cpu, torch::kLong).to(device);  // [B]
+  auto limits = torch::tensor(limits_cpu, torch::kLong).to(long_opts.device());  // [n]
   const int64_t longest = *std::max_element(limits_cpu.begin(), limits_cpu.end());
-  const StepMasks masks(model->decoder->options().vocab_size(), device);
+  const StepMasks masks(model->decoder->options().vocab_size(), long_opts.device());
   const bool keep = keeps_attention(model, options);
 
   auto encoded = model->encode(batch.src, batch.src_lengths);
-  auto prev = torch::full({batch.size()}, Vocab::kBos, batch.src.options().dtype(torch::kLong));
-  auto done = torch::zeros({batch.size()}, prev.options().dtype(torch::kBool));
-  auto scores = torch::zeros({batch.size()}, prev.options().dtype(torch::kDouble));
-  std::vector<torch::Tensor> tokens, attention;  // per step: [B], [B, m, S]
-  for (int64_t t = 0; t <= longest; ++t) {
+  auto rows = torch::arange(B, long_opts);
+  auto prev = torch::full({B}, Vocab::kBos, long_opts);
+  auto done = torch::zeros({B}, long_opts.dtype(torch::kBool));    // [n]
+  auto scores = torch::zeros({B}, long_opts.dtype(torch::kDouble));  // [B]
+  auto tokens = torch::full({longest + 1, B}, Vocab::kPad, long_opts);
+  std::vector<torch::Tensor> attention;  // per step: [B, m, S]
+  int64_t steps = 0;
+  while (steps <= longest) {
     const auto out = model->decoder->step(prev, encoded.state, encoded.memory);
-    const auto logp = step_log_probs(model, out, masks, limits.le(t));  // [B, V]
-    const auto best = logp.max(/*dim=*/1);
+    const auto logp = step_log_probs(model, out, masks, limits.le(steps));  // [n, V]
+    const auto [best_logp, best] = logp.max(/*dim=*/1);
     // Rows already done emit <pad> and add nothing to their score.
-    prev = torch::where(done, torch::full_like(prev, Vocab::kPad), std::get<1>(best));
-    scores += torch::where(done, torch::zeros_like(scores), std::get<0>(best).to(torch::kDouble));
-    tokens.push_back(prev);
-    if (keep) attention.push_back(out.attention);
+    prev = best.masked_fill(done, Vocab::kPad);
+    scores.index_add_(0, rows, best_logp.to(torch::kDouble).masked_fill(done, 0.0));
+    tokens.select(0, steps++).index_copy_(0, rows, prev);
+    if (keep) {
+      auto sizes = out.attention.sizes().vec();
+      sizes[0] = B;
+      attention.push_back(torch::zeros(sizes, out.attention.options())
+                              .index_copy_(0, rows, out.attention));
+    }
     done = done | prev.eq(Vocab::kEos);
-    if (done.all().item<bool>()) break;
+    const int64_t ended = done.sum().item<int64_t>();
+    if (ended == done.size(0)) break;
+    if (8 * ended >= done.size(0)) {
+      const auto live = done.logical_not().nonzero().squeeze(1);
+      rows = rows.index_select(0, live);
+      prev = prev.index_select(0, live);
+      limits = limits.index_select(0, live);
+      done = done.index_select(0, live);
+      encoded.state = encoded.state.index_select(live);
+      encoded.memory = encoded.memory.index_select(live);
+    }
   }
   const auto all_attention =
       keep ? torch::stack(attention).to(torch::kCPU, torch::kFloat) : torch::Tensor();
-  return collect_greedy(torch::stack(tokens).to(torch::kCPU), scores.to(torch::kCPU), all_attention,
-                        batch, options.length_penalty);
+  return collect_greedy(tokens.narrow(0, 0, steps).to(torch::kCPU), scores.to(torch::kCPU),
+                        all_attention, batch, options.length_penalty);
 }
 
 std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const train::Batch& batch,
@@ -309,7 +341,7 @@ std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const tr
   const auto device = batch.src.device();
   const auto long_opts = torch::TensorOptions().dtype(torch::kLong).device(device);
   const int64_t B = batch.size(), K = options.beam_size, V = model->decoder->options().vocab_size();
-  BeamState st{B, K, V, max_lengths(batch, options), {}, {}, {}, {}};
+  BeamState st{B, K, max_lengths(batch, options), {}, {}, {}, {}};
   st.finished.resize(static_cast<std::size_t>(B));
   st.done.assign(static_cast<std::size_t>(B), false);
   const int64_t longest = *std::max_element(st.limits.begin(), st.limits.end());
@@ -334,9 +366,7 @@ std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const tr
     const auto out = model->decoder->step(prev, state, memory);
     const auto logp = step_log_probs(model, out, masks, row_limits.le(t));  // [B*K, V]
     if (keep) attention.push_back(out.attention);
-    // Summed log-probs of every extension: [B*K, V].
-    auto total = scores.view({B * K, 1}) + logp.to(torch::kDouble);
-    select_beams(st, total, t, options.length_penalty, parent, token, score);
+    select_beams(st, logp, scores.view({B * K}), t, options.length_penalty, parent, token, score);
     st.parents.push_back(parent);
     st.tokens.push_back(token);
     if (std::all_of(st.done.begin(), st.done.end(), [](bool d) { return d; })) break;

@@ -97,7 +97,8 @@ ForcedScores teacher_forced_scores(model::Seq2Seq& model, const train::EncodedCo
     const auto batch = train::make_batch(corpus, indices, device);
     const auto forward = model->forward(batch.src, batch.src_lengths, batch.tgt_in,
                                         /*teacher_forcing=*/1.0, keep_attention);
-    const auto loss = train::sequence_loss(forward.logits, batch.tgt_out, /*label_smoothing=*/0.0);
+    const auto loss = train::sequence_loss(forward.logits, forward.token_index, batch.tgt_out,
+                                           /*label_smoothing=*/0.0);
     out.nll_sum += loss.nll_sum;
     out.tokens += loss.tokens;
     if (!keep_attention || !forward.attention.defined()) continue;

@@ -18,6 +18,10 @@ AttentionMemory AttentionMemory::index_select(const torch::Tensor& index) const 
           mask_bias.index_select(0, index)};
 }
 
+AttentionMemory AttentionMemory::head(int64_t n) const {
+  return {projected.narrow(0, 0, n), values.narrow(0, 0, n), mask_bias.narrow(0, 0, n)};
+}
+
 AttentionImpl::AttentionImpl(const AttentionOptions& o) : options_(o) {
   const int64_t size = o.size() > 0 ? o.size() : o.query_size();
   const int64_t m = o.heads();

@@ -44,6 +44,8 @@ struct AttentionMemory {
   torch::Tensor mask_bias;  // [B, m, S] 0 at real tokens, -inf at padding
   // Rows `index` [B'] of every tensor: beam search reorders hypotheses with it.
   AttentionMemory index_select(const torch::Tensor& index) const;
+  // The first n rows, as views (no copy): training drops rows whose target has ended.
+  AttentionMemory head(int64_t n) const;
 };
 
 struct AttentionOutput {

@@ -16,6 +16,17 @@ DecoderMemory DecoderMemory::index_select(const torch::Tensor& index) const {
   return out;
 }
 
+DecoderMemory DecoderMemory::head(int64_t n) const {
+  DecoderMemory out;
+  if (attention.projected.defined()) out.attention = attention.head(n);
+  out.summary = summary.narrow(0, 0, n);
+  return out;
+}
+
+DecoderState DecoderState::head(int64_t n) const {
+  return {hidden.narrow(1, 0, n), feed.defined() ? feed.narrow(0, 0, n) : feed};
+}
+
 DecoderState DecoderState::index_select(const torch::Tensor& index) const {
   return {hidden.index_select(1, index), select_or_undefined(feed, 0, index)};
 }

@@ -50,6 +50,7 @@ struct DecoderMemory {
   AttentionMemory attention;  // undefined tensors without attention
   torch::Tensor summary;      // [B, 2He] encoder summary: the context without attention
   DecoderMemory index_select(const torch::Tensor& index) const;
+  DecoderMemory head(int64_t n) const;  // the first n rows, as views
 };
 
 // What changes from step to step.
@@ -57,6 +58,7 @@ struct DecoderState {
   torch::Tensor hidden;  // [L, B, H]
   torch::Tensor feed;    // luong: h~_{t-1} [B, H]; bahdanau: undefined
   DecoderState index_select(const torch::Tensor& index) const;
+  DecoderState head(int64_t n) const;  // the first n rows, as views
 };
 
 struct StepOutput {

@@ -12,8 +12,11 @@
 namespace s2s::model {
 
 struct ForwardOutput {
-  torch::Tensor logits;     // [B, T, V]
-  torch::Tensor attention;  // [B, T, m, S]; undefined unless asked for
+  // Only real target positions are decoded: logits has one row per (sentence, step) whose target
+  // token is not <pad>, N in all, time-major; token_index says where each row belongs in [B, T].
+  torch::Tensor logits;       // [N, V]
+  torch::Tensor token_index;  // [N] b * T + t
+  torch::Tensor attention;    // [B, T, m, S], zero at padded steps; undefined unless asked for
   // Hard attention only:
   torch::Tensor sample_log_prob;    // [B, T] sum over heads of log a_t[s_t] (0 where soft)
   torch::Tensor attention_entropy;  // [B, T] entropy of a_t, summed over heads
@@ -37,7 +40,9 @@ class Seq2SeqImpl : public torch::nn::Module {
   EncodedBatch encode(const torch::Tensor& src, const torch::Tensor& src_lengths);
 
   // Training pass. tgt_in [B, T] starts with <s>. With teacher_forcing < 1 each step feeds
-  // the gold token with that probability and the model's own argmax otherwise.
+  // the gold token with that probability and the model's own argmax otherwise. Rows are
+  // decoded sorted by target length so that a row leaves the batch once its target has ended;
+  // every output comes back in the caller's row order.
   ForwardOutput forward(const torch::Tensor& src, const torch::Tensor& src_lengths,
                         const torch::Tensor& tgt_in, double teacher_forcing = 1.0,
                         bool keep_attention = false);

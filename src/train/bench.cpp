@@ -52,7 +52,7 @@ double update(model::Seq2Seq& model, torch::optim::Optimizer& optimizer, const B
   model->train();
   optimizer.zero_grad();
   const auto out = model->forward(batch.src, batch.src_lengths, batch.tgt_in, t.teacher_forcing);
-  const auto loss = sequence_loss(out.logits, batch.tgt_out, t.label_smoothing);
+  const auto loss = sequence_loss(out.logits, out.token_index, batch.tgt_out, t.label_smoothing);
   const double value = loss.loss.item<double>();  // the trainer checks it before backward
   loss.loss.backward();
   if (t.clip_grad_norm > 0) {
@@ -66,7 +66,7 @@ double update(model::Seq2Seq& model, torch::optim::Optimizer& optimizer, const B
 // padded source position, the query side once per decoder step and row.
 struct AttentionMacs {
   int64_t per_source_position = 0;  // x B S
-  int64_t per_step = 0;             // x B T
+  int64_t per_step = 0;             // x decoder steps
   int64_t context_size = 0;         // C: the size of the context the decoder reads
 };
 
@@ -167,7 +167,9 @@ BatchShape batch_shape(const EncodedCorpus& corpus, const std::vector<std::size_
     s.src_len = std::max(s.src_len, src);
     s.src_tokens += src;
     // Targets are stored as <s> y_1 .. y_n </s>; the decoder runs one step per token after <s>.
-    s.tgt_len = std::max(s.tgt_len, static_cast<int64_t>(corpus.tgt[i].size()) - 1);
+    const auto steps = static_cast<int64_t>(corpus.tgt[i].size()) - 1;
+    s.tgt_len = std::max(s.tgt_len, steps);
+    s.tgt_steps += steps;
   }
   return s;
 }
@@ -181,10 +183,12 @@ BatchShape batch_shape(const EncodedCorpus& corpus, const std::vector<std::size_
 //   self-attention: B S 4 Dm^2 (W_q W_k W_v W_o) + B S^2 2 Dm (scores and mixing), if on
 //   bridge:         B Dm L H (tanh bridge)
 //   attention:      key side once per padded source position (B S), query projection and
-//                   scorer x S once per decoder step (B T); see attention_macs
-//   decoder GRU:    B T 3H (I + H) per layer, I = E + C (bahdanau) or E + H (luong) first, H above
-//   luong combine:  B T (C + H) H
-//   output layer:   B T F V, F = H + C + E (bahdanau) or H (luong); padded steps included
+//                   scorer x S once per decoder step; see attention_macs
+//   decoder GRU:    3H (I + H) per layer and step, I = E + C (bahdanau) or E + H (luong) first,
+//                   H above
+//   luong combine:  (C + H) H per step
+//   output layer:   F V per step, F = H + C + E (bahdanau) or H (luong)
+// The decoder runs one step per real target token (n_t rows at step t; padding is skipped).
 // Training counts backward as twice the forward (input and weight gradients), and 2 FLOPs per
 // MAC, so training FLOPs = 3 x 2 x MACs.
 int64_t forward_macs(const config::ModelConfig& m, int64_t tgt_vocab, const BatchShape& s) {
@@ -207,7 +211,7 @@ int64_t forward_macs(const config::ModelConfig& m, int64_t tgt_vocab, const Batc
   }
   if (luong) per_step += (C + H) * H;
   per_step += (luong ? H : H + C + E) * tgt_vocab;
-  return macs + s.batch * s.tgt_len * per_step;
+  return macs + s.tgt_steps * per_step;
 }
 
 double matmul_probe_gflops(torch::Device device, int64_t n, int64_t repeats) {

@@ -4,14 +4,12 @@
 
 namespace s2s::train {
 
-LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& targets,
-                         double label_smoothing) {
-  namespace F = torch::nn::functional;
-  const auto flat_logits = logits.reshape({-1, logits.size(-1)});
-  const auto flat_targets = targets.reshape({-1});
-  const auto log_probs = torch::log_softmax(flat_logits, /*dim=*/-1);
+LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& token_index,
+                         const torch::Tensor& targets, double label_smoothing) {
+  const auto flat_targets = targets.reshape({-1}).index_select(0, token_index);  // [N]
+  const auto log_probs = torch::log_softmax(logits, /*dim=*/-1);                 // [N, V]
   const auto mask = flat_targets.ne(data::Vocab::kPad);
-  // -log p(gold) per position: [B*T]
+  // -log p(gold) per decoded position: [N]
   const auto nll = -log_probs.gather(1, flat_targets.unsqueeze(1)).squeeze(1) * mask;
   LossResult r;
   r.tokens = mask.sum().item<int64_t>();
@@ -24,7 +22,9 @@ LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& targe
   }
   r.loss = loss / denominator;
   r.nll_sum = nll.sum().item<double>();
-  r.token_nll = nll.view_as(targets);
+  r.token_nll = torch::zeros({targets.numel()}, nll.options())
+                    .index_copy(0, token_index, nll)
+                    .view_as(targets);
   return r;
 }
 

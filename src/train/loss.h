@@ -14,9 +14,10 @@ struct LossResult {
   torch::Tensor token_nll;  // [B, T] -log p(y_t), 0 at padding (keeps the graph)
 };
 
-// logits [B, T, V], targets [B, T] with <pad> = 0 ignored. With label smoothing eps the target
+// logits [N, V] for the positions token_index [N] (b * T + t) of targets [B, T], as the model's
+// forward returns them; <pad> targets are ignored. With label smoothing eps the target
 // distribution is (1 - eps) on the gold token plus eps / V spread uniformly (Szegedy et al. 2016).
-LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& targets,
-                         double label_smoothing);
+LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& token_index,
+                         const torch::Tensor& targets, double label_smoothing);
 
 }  // namespace s2s::train

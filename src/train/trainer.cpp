@@ -174,7 +174,7 @@ double Trainer::train_step(const Batch& batch) {
   const auto tgt_out = repeat_rows(batch.tgt_out, k);
   const auto out = model_->forward(repeat_rows(batch.src, k), repeat_rows(batch.src_lengths, k),
                                    repeat_rows(batch.tgt_in, k), config_.training.teacher_forcing);
-  auto loss = sequence_loss(out.logits, tgt_out, config_.training.label_smoothing);
+  auto loss = sequence_loss(out.logits, out.token_index, tgt_out, config_.training.label_smoothing);
   auto total = loss.loss;
   if (samples_attention()) {
     ReinforceStats stats;
@@ -244,7 +244,8 @@ ValidationResult Trainer::validate() {
       }
       const auto batch = make_batch(valid_data_, indices, device_);
       const auto out = model_->forward(batch.src, batch.src_lengths, batch.tgt_in);
-      const auto loss = sequence_loss(out.logits, batch.tgt_out, /*label_smoothing=*/0.0);
+      const auto loss =
+          sequence_loss(out.logits, out.token_index, batch.tgt_out, /*label_smoothing=*/0.0);
       nll += loss.nll_sum;
       tokens += loss.tokens;
     }

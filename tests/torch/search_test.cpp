@@ -82,7 +82,7 @@ Forced teacher_forced(model::Seq2Seq& model, const std::vector<int64_t>& source,
   const auto src = torch::tensor(source, torch::kLong).unsqueeze(0);
   const auto len = torch::tensor({static_cast<int64_t>(source.size())}, torch::kLong);
   const auto f = model->forward(src, len, torch::tensor(in, torch::kLong).unsqueeze(0), 1.0, true);
-  const auto logp = torch::log_softmax(f.logits[0], /*dim=*/-1).to(torch::kDouble);  // [T, V]
+  const auto logp = torch::log_softmax(f.logits, /*dim=*/-1).to(torch::kDouble);  // [T, V]
   const auto gold = torch::tensor(out, torch::kLong).unsqueeze(1);
   Forced r{logp.gather(1, gold).sum().item<double>(), torch::Tensor()};
   if (f.attention.defined()) r.attention = f.attention[0];
