@@ -14,7 +14,9 @@
 #include "eval/bench.h"
 #include "model/build_model.h"
 #include "train/bench.h"
+#include "train/checkpoint.h"
 #include "train/device.h"
+#include "train/run_dir.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -69,6 +71,12 @@ ScorerReport bench_one(const config::Config& c, const train::BenchData& data, to
   r.src_vocab = data.src_vocab.size();
   r.tgt_vocab = data.tgt_vocab.size();
   r.train = train::bench_training(c, data, model, device, {o.steps, o.warmup});
+  if (!o.weights.empty()) {
+    train::load_checkpoint(
+        o.weights, *model, /*optimizer=*/nullptr,
+        train::model_signature(c.model, r.src_vocab, r.tgt_vocab,
+                               model::has_learned_baseline(c.model, c.training.reinforce)));
+  }
   if (o.decode_sentences > 0) {
     r.greedy = eval::bench_decoding(model, data, c.evaluation, 1, o.decode_sentences, device);
     if (o.beam > 1) {
@@ -176,6 +184,8 @@ void setup_bench(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--beam", options->beam, "Also time beam search with this K (1: greedy only)")
       ->capture_default_str();
+  sub->add_option("--weights", options->weights,
+                  "Decode with the weights of this checkpoint (trained on the same config)");
   sub->add_option("--scorers", options->scorers,
                   "Attention scorers to measure: 'all' or a comma-separated list "
                   "(default: the config's)");

@@ -1,6 +1,6 @@
 #pragma once
 // `s2s bench -c CONFIG [--set k=v]... [--steps 30] [--warmup 5] [--decode-sentences 1000]
-//            [--beam 5] [--scorers all|LIST] [--json]`:
+//            [--beam 5] [--weights CHECKPOINT] [--scorers all|LIST] [--json]`:
 // how fast the config's model trains and decodes on this machine, per attention scorer, with
 // the yardsticks to read the numbers against (a matrix-product probe of the practical peak, the
 // model's counted FLOPs, peak memory). The data is prepared exactly as `s2s train` prepares it;
@@ -21,7 +21,10 @@ struct BenchCommandOptions {
   int64_t decode_sentences = 1000;     // first M validation sentences decoded
   int64_t beam = 5;                    // beam search timed with this K; 1 = greedy only
   std::string scorers;                 // "" = the config's, "all", or "dot,additive,..."
-  bool json = false;                   // one JSON object per scorer on stdout
+  // Decode with these trained weights (a checkpoint of `s2s train` on the same config) instead
+  // of the barely trained bench model, whose hypotheses end at once under beam search.
+  std::string weights;
+  bool json = false;  // one JSON object per scorer on stdout
 };
 
 void setup_bench(CLI::App& app);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 
 #include "data/vocab.h"
@@ -91,7 +92,7 @@ struct Finished {
 
 // The bookkeeping of one beam search, on the CPU.
 struct BeamState {
-  int64_t batch, beam;
+  int64_t batch, beam, n_best;
   std::vector<int64_t> limits;                  // [B] max target length before </s>
   std::vector<std::vector<Finished>> finished;  // per sentence
   std::vector<bool> done;                       // per sentence
@@ -138,15 +139,17 @@ void advance_sentence(BeamState& st, int64_t b, int64_t step, double alpha, cons
     score[slot] = values[k];
   }
   // Scores only fall as tokens are added, so an alive prefix with score s can at best reach
-  // s / lp(limit + 1) (alpha >= 0, s <= 0): stop once that cannot beat the K-th finished one.
+  // s / lp(limit + 1) (alpha >= 0, s <= 0): stop once that cannot beat the n_best-th finished
+  // one, the last hypothesis returned.
   const double best_alive = values[0];
   const int64_t limit = st.limits[static_cast<std::size_t>(b)];
   const double bound = best_alive / length_penalty(limit + 1, alpha);
-  if (step >= limit || kth_best(finished, K) >= bound) st.done[static_cast<std::size_t>(b)] = true;
+  if (step >= limit || kth_best(finished, st.n_best) >= bound)
+    st.done[static_cast<std::size_t>(b)] = true;
 }
 
-// Rows of a sentence that is done: keep them in the batch (cheaper than shrinking it) but
-// dead: -inf score, so nothing they produce is ever chosen.
+// Rows of a sentence that is done, until the batch shrinks: dead, at -inf score, so nothing they
+// produce is ever chosen.
 void retire_sentence(const BeamState& st, int64_t b, std::vector<int64_t>& parent,
                      std::vector<int64_t>& token, std::vector<double>& score) {
   for (int64_t k = 0; k < st.beam; ++k) {
@@ -201,16 +204,19 @@ std::vector<std::vector<Hypothesis>> collect_beams(const BeamState& st,
   return out;
 }
 
-// From logp [B*K, V] (float) and the alive rows' scores [B*K] (double): records finished
-// hypotheses and fills parent/token/score [B*K] with the next step's alive rows. A row can only
-// contribute its K best non-</s> extensions and its </s> when that is among its K best: all
-// within its K + 1 most likely tokens. So the V-wide work is one float top-k per row, and the
-// summed scores are formed in double for those few candidates only.
-void select_beams(BeamState& st, const torch::Tensor& logp, const torch::Tensor& scores,
-                  int64_t step, double alpha, std::vector<int64_t>& parent,
-                  std::vector<int64_t>& token, std::vector<double>& score) {
-  const int64_t B = st.batch, K = st.beam, width = std::min(K + 1, logp.size(1));
-  const auto [top, top_tokens] = logp.topk(width, /*dim=*/1);  // [B*K, width], sorted
+// From logp [n*K, V] (float) and the alive rows' scores [n*K] (double) of the n sentences
+// `batch_sentences` still in the batch: records finished hypotheses and fills parent/token/score
+// (indexed by b*K + k for sentence b) with the next step's alive rows. A row can only contribute
+// its K best non-</s> extensions and its </s> when that is among its K best: all within its
+// K + 1 most likely tokens. So the V-wide work is one float top-k per row, and the summed scores
+// are formed in double for those few candidates only.
+void select_beams(BeamState& st, const std::vector<int64_t>& batch_sentences,
+                  const torch::Tensor& logp, const torch::Tensor& scores, int64_t step,
+                  double alpha, std::vector<int64_t>& parent, std::vector<int64_t>& token,
+                  std::vector<double>& score) {
+  const int64_t n = static_cast<int64_t>(batch_sentences.size()), K = st.beam;
+  const int64_t width = std::min(K + 1, logp.size(1));
+  const auto [top, top_tokens] = logp.topk(width, /*dim=*/1);  // [n*K, width], sorted
   const auto kth = top.select(1, std::min(K, width) - 1);      // the row's K-th best
   const auto eos_logp = logp.select(1, Vocab::kEos);
   const auto eos = torch::where(eos_logp >= kth, scores + eos_logp.to(torch::kDouble),
@@ -219,22 +225,47 @@ void select_beams(BeamState& st, const torch::Tensor& logp, const torch::Tensor&
                        .contiguous();
   const auto candidates = (scores.unsqueeze(1) + top.to(torch::kDouble))
                               .masked_fill(top_tokens.eq(Vocab::kEos), kNegInf)  // never alive
-                              .view({B, K * width});
-  const auto best = candidates.topk(K, /*dim=*/1);  // [B, K], sorted
+                              .view({n, K * width});
+  const auto best = candidates.topk(K, /*dim=*/1);  // [n, K], sorted
   const auto values = std::get<0>(best).to(torch::kCPU).contiguous();
   const auto chosen = std::get<1>(best);
   const auto beams = chosen.div(width, "floor").to(torch::kCPU).contiguous();
   const auto tokens =
-      top_tokens.view({B, K * width}).gather(1, chosen).to(torch::kCPU).contiguous();
-  for (int64_t b = 0; b < B; ++b) {
+      top_tokens.view({n, K * width}).gather(1, chosen).to(torch::kCPU).contiguous();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t b = batch_sentences[static_cast<std::size_t>(i)];
     if (st.done[static_cast<std::size_t>(b)]) {
       retire_sentence(st, b, parent, token, score);
       continue;
     }
-    advance_sentence(st, b, step, alpha, eos.data_ptr<double>() + b * K,
-                     values.data_ptr<double>() + b * K, beams.data_ptr<int64_t>() + b * K,
-                     tokens.data_ptr<int64_t>() + b * K, parent, token, score);
+    advance_sentence(st, b, step, alpha, eos.data_ptr<double>() + i * K,
+                     values.data_ptr<double>() + i * K, beams.data_ptr<int64_t>() + i * K,
+                     tokens.data_ptr<int64_t>() + i * K, parent, token, score);
   }
+}
+
+// Rows of the next step for the sentences `kept` (indices into `batch_sentences`): where each
+// comes from in this step's batch (i*K + beam), its last token and its score.
+struct NextRows {
+  std::vector<int64_t> from, tokens;
+  std::vector<double> scores;
+};
+
+NextRows next_rows(const BeamState& st, const std::vector<int64_t>& batch_sentences,
+                   const std::vector<int64_t>& kept, const std::vector<int64_t>& parent,
+                   const std::vector<int64_t>& token, const std::vector<double>& score) {
+  const int64_t K = st.beam;
+  NextRows r;
+  for (const int64_t i : kept) {
+    const int64_t b = batch_sentences[static_cast<std::size_t>(i)];
+    for (int64_t k = 0; k < K; ++k) {
+      const auto slot = static_cast<std::size_t>(b * K + k);
+      r.from.push_back(i * K + parent[slot] - b * K);
+      r.tokens.push_back(token[slot]);
+      r.scores.push_back(score[slot]);
+    }
+  }
+  return r;
 }
 
 }  // namespace
@@ -294,7 +325,7 @@ std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const 
   auto encoded = model->encode(batch.src, batch.src_lengths);
   auto rows = torch::arange(B, long_opts);
   auto prev = torch::full({B}, Vocab::kBos, long_opts);
-  auto done = torch::zeros({B}, long_opts.dtype(torch::kBool));    // [n]
+  auto done = torch::zeros({B}, long_opts.dtype(torch::kBool));      // [n]
   auto scores = torch::zeros({B}, long_opts.dtype(torch::kDouble));  // [B]
   auto tokens = torch::full({longest + 1, B}, Vocab::kPad, long_opts);
   std::vector<torch::Tensor> attention;  // per step: [B, m, S]
@@ -310,8 +341,8 @@ std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const 
     if (keep) {
       auto sizes = out.attention.sizes().vec();
       sizes[0] = B;
-      attention.push_back(torch::zeros(sizes, out.attention.options())
-                              .index_copy_(0, rows, out.attention));
+      attention.push_back(
+          torch::zeros(sizes, out.attention.options()).index_copy_(0, rows, out.attention));
     }
     done = done | prev.eq(Vocab::kEos);
     const int64_t ended = done.sum().item<int64_t>();
@@ -332,6 +363,10 @@ std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const 
                         all_attention, batch, options.length_penalty);
 }
 
+// Row i*K + k of the batch is beam k of sentence batch_sentences[i]. A sentence's rows share one
+// memory, so only the decoder state follows the reordering. Once an eighth of the sentences in
+// the batch are done they leave it (state and memory are index-selected; not after every single
+// one, as that is a copy); until then a done sentence's rows stay, dead, at score -inf.
 std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const train::Batch& batch,
                                                  const SearchOptions& options) {
   validate_search_options(options);
@@ -341,20 +376,27 @@ std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const tr
   const auto device = batch.src.device();
   const auto long_opts = torch::TensorOptions().dtype(torch::kLong).device(device);
   const int64_t B = batch.size(), K = options.beam_size, V = model->decoder->options().vocab_size();
-  BeamState st{B, K, max_lengths(batch, options), {}, {}, {}, {}};
+  BeamState st{B, K, options.n_best, max_lengths(batch, options), {}, {}, {}, {}};
   st.finished.resize(static_cast<std::size_t>(B));
   st.done.assign(static_cast<std::size_t>(B), false);
   const int64_t longest = *std::max_element(st.limits.begin(), st.limits.end());
-  const auto row_limits = torch::tensor(st.limits, torch::kLong).to(device).repeat_interleave(K);
   const StepMasks masks(V, device);
   const bool keep = keeps_attention(model, options);
 
-  // Encode once; row b*K + k of the (B*K)-row batch is beam k of sentence b. A sentence's rows
-  // share one memory, so only the decoder state follows the reordering.
-  auto encoded = model->encode(batch.src, batch.src_lengths);
-  const auto expand = torch::arange(B, long_opts).repeat_interleave(K);
-  const auto memory = encoded.memory.index_select(expand);
-  auto state = encoded.state.index_select(expand);
+  std::vector<int64_t> batch_sentences(static_cast<std::size_t>(B));
+  std::iota(batch_sentences.begin(), batch_sentences.end(), 0);
+  const auto encoded = model->encode(batch.src, batch.src_lengths);
+  torch::Tensor rows, row_limits;  // [n*K]: b*K + k, length limit
+  model::DecoderMemory memory;     // the rows' memory
+  const auto place = [&] {
+    const auto sentences = torch::tensor(batch_sentences, torch::kLong).to(device);
+    rows = (sentences.unsqueeze(1) * K + torch::arange(K, long_opts)).view({-1});
+    row_limits = torch::tensor(st.limits, torch::kLong).to(device).index_select(0, sentences);
+    row_limits = row_limits.repeat_interleave(K);
+    memory = encoded.memory.index_select(sentences.repeat_interleave(K));
+  };
+  place();
+  auto state = encoded.state.index_select(rows.div(K, "floor"));
   // Only beam 0 is alive at first; the others would duplicate it.
   auto scores = torch::full({B, K}, kNegInf, long_opts.dtype(torch::kDouble));
   scores.select(1, 0).fill_(0.0);
@@ -364,16 +406,34 @@ std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const tr
   std::vector<double> score(parent.size());
   for (int64_t t = 0; t <= longest; ++t) {
     const auto out = model->decoder->step(prev, state, memory);
-    const auto logp = step_log_probs(model, out, masks, row_limits.le(t));  // [B*K, V]
-    if (keep) attention.push_back(out.attention);
-    select_beams(st, logp, scores.view({B * K}), t, options.length_penalty, parent, token, score);
+    const auto logp = step_log_probs(model, out, masks, row_limits.le(t));  // [n*K, V]
+    if (keep) {
+      auto sizes = out.attention.sizes().vec();
+      sizes[0] = B * K;
+      attention.push_back(
+          torch::zeros(sizes, out.attention.options()).index_copy_(0, rows, out.attention));
+    }
+    select_beams(st, batch_sentences, logp, scores.view({-1}), t, options.length_penalty, parent,
+                 token, score);
     st.parents.push_back(parent);
     st.tokens.push_back(token);
-    if (std::all_of(st.done.begin(), st.done.end(), [](bool d) { return d; })) break;
-    const auto parent_t = torch::tensor(parent, torch::kLong).to(device);
-    state = state.index_select(parent_t);
-    prev = torch::tensor(token, torch::kLong).to(device);
-    scores = torch::tensor(score, torch::kDouble).to(device).view({B, K});
+    std::vector<int64_t> all, live;  // indices into batch_sentences
+    for (std::size_t i = 0; i < batch_sentences.size(); ++i) {
+      all.push_back(static_cast<int64_t>(i));
+      if (!st.done[static_cast<std::size_t>(batch_sentences[i])]) live.push_back(all.back());
+    }
+    if (live.empty()) break;
+    const bool shrink = 8 * (all.size() - live.size()) >= all.size();
+    const auto next = next_rows(st, batch_sentences, shrink ? live : all, parent, token, score);
+    state = state.index_select(torch::tensor(next.from, torch::kLong).to(device));
+    prev = torch::tensor(next.tokens, torch::kLong).to(device);
+    scores = torch::tensor(next.scores, torch::kDouble).to(device);
+    if (shrink) {
+      std::vector<int64_t> remaining;
+      for (const auto i : live) remaining.push_back(batch_sentences[static_cast<std::size_t>(i)]);
+      batch_sentences = remaining;
+      place();
+    }
   }
   const auto all_attention =
       keep ? torch::stack(attention).to(torch::kCPU, torch::kFloat) : torch::Tensor();

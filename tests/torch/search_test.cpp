@@ -206,6 +206,26 @@ TEST_P(SearchTest, NBestIsSortedByNormalizedScore) {
   }
 }
 
+// Rows and sentences leave the batch as they end; what a sentence gets must not depend on
+// which others share its batch.
+TEST_P(SearchTest, ASentenceDecodesAsItDoesAlone) {
+  auto model = small_model(GetParam());
+  const auto sources = random_sources(24);
+  for (const int64_t beam : {1, 4}) {
+    auto o = options(beam, /*alpha=*/0.6);
+    o.keep_attention = true;
+    const auto together = search(model, make_batch(sources), o);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const auto alone = search(model, make_batch({sources[i]}), o);
+      EXPECT_EQ(together[i][0].tokens, alone[0][0].tokens) << "K = " << beam << ", sentence " << i;
+      EXPECT_NEAR(together[i][0].score, alone[0][0].score, 1e-4);
+      if (alone[0][0].attention.defined()) {
+        EXPECT_TRUE(torch::allclose(together[i][0].attention, alone[0][0].attention, 1e-4, 1e-5));
+      }
+    }
+  }
+}
+
 TEST_P(SearchTest, AttentionShapeAndRowsSumToOne) {
   auto model = small_model(GetParam());
   const auto sources = random_sources(10);
