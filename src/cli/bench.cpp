@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -49,6 +50,9 @@ void check_options(const BenchCommandOptions& o) {
   if (o.warmup < 0) fail("--warmup", ">= 0", o.warmup);
   if (o.decode_sentences < 0) fail("--decode-sentences", ">= 0", o.decode_sentences);
   if (o.beam < 1) fail("--beam", ">= 1", o.beam);
+  if (!o.weights.empty() && !std::filesystem::is_regular_file(o.weights)) {
+    throw InputError("--weights: checkpoint not found: " + o.weights);
+  }
 }
 
 // The config with `scorer`, checked by the same rules as a config file.
