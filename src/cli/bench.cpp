@@ -80,6 +80,7 @@ ScorerReport bench_one(const config::Config& c, const train::BenchData& data, to
         o.weights, *model, /*optimizer=*/nullptr,
         train::model_signature(c.model, r.src_vocab, r.tgt_vocab,
                                model::has_learned_baseline(c.model, c.training.reinforce)));
+    model->to(device);  // loading puts tensors on the device they were saved from
   }
   if (o.decode_sentences > 0) {
     r.greedy = eval::bench_decoding(model, data, c.evaluation, 1, o.decode_sentences, device);
@@ -220,6 +221,9 @@ void run_bench(const BenchCommandOptions& options) {
   std::vector<config::Config> configs;
   for (const auto& scorer : bench_scorers(options.scorers, base.model.attention.scorer)) {
     configs.push_back(with_scorer(base, scorer));
+  }
+  if (!options.weights.empty() && configs.size() > 1) {
+    throw UserError("--weights: a checkpoint fits one scorer; with --scorers list just one");
   }
   config::validate_files(base);
   train::set_threads(base.training.threads);

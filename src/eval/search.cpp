@@ -366,7 +366,7 @@ std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const 
 // Row i*K + k of the batch is beam k of sentence batch_sentences[i]. A sentence's rows share one
 // memory, so only the decoder state follows the reordering. Once an eighth of the sentences in
 // the batch are done they leave it (state and memory are index-selected; not after every single
-// one, as that is a copy); until then a done sentence's rows stay, dead, at score -inf.
+// one, as that is a copy); until then a done sentence's rows stay, dead (retire_sentence).
 std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const train::Batch& batch,
                                                  const SearchOptions& options) {
   validate_search_options(options);

@@ -2,13 +2,14 @@
 // Decoding: from a batch of source sentences to target hypotheses, behind one entry point
 // (search) that takes an options struct and dispatches on the beam size.
 //
-//   greedy (beam_size == 1): y_t = argmax_y log p(y | y_<t, x), all rows of the batch at once.
+//   greedy (beam_size == 1): y_t = argmax_y log p(y | y_<t, x), all rows of the batch at once
+//     (rows that have ended leave the batch).
 //   beam search (beam_size K > 1): the K best prefixes per sentence by summed log-probability
 //     stay alive; at every step the </s> extension of each alive prefix is set aside as a
 //     finished hypothesis; finished hypotheses are ranked by the GNMT length-normalized score
 //     score / lp(Y),  lp(Y) = ((5 + |Y|) / 6)^alpha  (Wu et al. 2016, eq. 14), |Y| counting
-//     </s>. A sentence stops when it has K finished hypotheses that no alive prefix can beat,
-//     or at its length limit.
+//     </s>. A sentence stops when it has n_best finished hypotheses that no alive prefix can
+//     beat, or at its length limit; finished sentences leave the batch.
 //
 // Length limit of batch row i: max_len_i = ceil(max_len_ratio * src_len_i) + max_len_extra
 // target tokens before </s>, src_len_i being batch.src_lengths[i] (the tokens the encoder sees,

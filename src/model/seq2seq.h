@@ -18,7 +18,7 @@ struct ForwardOutput {
   torch::Tensor token_index;  // [N] b * T + t
   torch::Tensor attention;    // [B, T, m, S], zero at padded steps; undefined unless asked for
   // Hard attention only:
-  torch::Tensor sample_log_prob;    // [B, T] sum over heads of log a_t[s_t] (0 where soft)
+  torch::Tensor sample_log_prob;  // [B, T] sum over heads of log a_t[s_t] (0 where soft or padded)
   torch::Tensor attention_entropy;  // [B, T] entropy of a_t, summed over heads
   torch::Tensor baseline;           // [B] learned REINFORCE baseline b(x), if the model has one
 };

@@ -43,7 +43,7 @@ struct TrainBenchOptions {
 struct TrainBenchResult {
   int64_t steps = 0;
   int64_t tgt_tokens = 0;      // real target tokens (</s> included) of the timed steps
-  double seconds = 0.0;        // wall time of the timed steps, batch padding included
+  double seconds = 0.0;        // wall time of the timed steps
   double mean_loss = 0.0;      // mean training loss of the timed steps
   int64_t forward_macs = 0;    // counted multiply-adds of the timed forward passes
   double first_step_at = 0.0;  // process uptime (s) when the first update began
@@ -61,7 +61,7 @@ struct BatchShape {
   int64_t batch = 0;       // B
   int64_t src_len = 0;     // S, padded
   int64_t src_tokens = 0;  // sum of the real source lengths: the packed encoder sees only these
-  int64_t tgt_len = 0;     // T, padded
+  int64_t tgt_len = 0;     // T, padded (informational: the decoder skips padding)
   int64_t tgt_steps = 0;   // decoder steps actually run: a row leaves the batch when it ends
 };
 

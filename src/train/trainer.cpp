@@ -103,6 +103,7 @@ void Trainer::build_model() {
   state_.learning_rate = config_.training.learning_rate;
   if (options_.resume) {
     state_ = load_checkpoint(paths_.checkpoint("last"), *model_, optimizer_.get(), signature_);
+    model_->to(device_);  // loading puts tensors on the device they were saved from
     set_learning_rate(*optimizer_, state_.learning_rate);
   }
   summary_.parameters = model::count_parameters(*model_);
