@@ -244,23 +244,24 @@ void select_beams(BeamState& st, const std::vector<int64_t>& batch_sentences,
   }
 }
 
-// Rows of the next step for the sentences `kept` (indices into `batch_sentences`): where each
-// comes from in this step's batch (i*K + beam), its last token and its score.
+// Rows of the next step for the sentences in the batch (without the done ones when `drop_done`):
+// where each comes from in this step's batch (i*K + beam), its last token and its score.
 struct NextRows {
   std::vector<int64_t> from, tokens;
   std::vector<double> scores;
 };
 
-NextRows next_rows(const BeamState& st, const std::vector<int64_t>& batch_sentences,
-                   const std::vector<int64_t>& kept, const std::vector<int64_t>& parent,
-                   const std::vector<int64_t>& token, const std::vector<double>& score) {
+NextRows next_rows(const BeamState& st, const std::vector<int64_t>& batch_sentences, bool drop_done,
+                   const std::vector<int64_t>& parent, const std::vector<int64_t>& token,
+                   const std::vector<double>& score) {
   const int64_t K = st.beam;
   NextRows r;
-  for (const int64_t i : kept) {
-    const int64_t b = batch_sentences[static_cast<std::size_t>(i)];
+  for (std::size_t i = 0; i < batch_sentences.size(); ++i) {
+    const int64_t b = batch_sentences[i];
+    if (drop_done && st.done[static_cast<std::size_t>(b)]) continue;
     for (int64_t k = 0; k < K; ++k) {
       const auto slot = static_cast<std::size_t>(b * K + k);
-      r.from.push_back(i * K + parent[slot] - b * K);
+      r.from.push_back(static_cast<int64_t>(i) * K + parent[slot] - b * K);
       r.tokens.push_back(token[slot]);
       r.scores.push_back(score[slot]);
     }
@@ -417,21 +418,18 @@ std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const tr
                  token, score);
     st.parents.push_back(parent);
     st.tokens.push_back(token);
-    std::vector<int64_t> all, live;  // indices into batch_sentences
-    for (std::size_t i = 0; i < batch_sentences.size(); ++i) {
-      all.push_back(static_cast<int64_t>(i));
-      if (!st.done[static_cast<std::size_t>(batch_sentences[i])]) live.push_back(all.back());
-    }
-    if (live.empty()) break;
-    const bool shrink = 8 * (all.size() - live.size()) >= all.size();
-    const auto next = next_rows(st, batch_sentences, shrink ? live : all, parent, token, score);
+    const auto is_done = [&st](int64_t b) { return st.done[static_cast<std::size_t>(b)]; };
+    const auto n = static_cast<int64_t>(batch_sentences.size());
+    const auto ended = std::count_if(batch_sentences.begin(), batch_sentences.end(), is_done);
+    if (ended == n) break;
+    const bool shrink = 8 * ended >= n;
+    const auto next = next_rows(st, batch_sentences, shrink, parent, token, score);
     state = state.index_select(torch::tensor(next.from, torch::kLong).to(device));
     prev = torch::tensor(next.tokens, torch::kLong).to(device);
     scores = torch::tensor(next.scores, torch::kDouble).to(device);
     if (shrink) {
-      std::vector<int64_t> remaining;
-      for (const auto i : live) remaining.push_back(batch_sentences[static_cast<std::size_t>(i)]);
-      batch_sentences = remaining;
+      batch_sentences.erase(std::remove_if(batch_sentences.begin(), batch_sentences.end(), is_done),
+                            batch_sentences.end());
       place();
     }
   }

@@ -167,9 +167,7 @@ BatchShape batch_shape(const EncodedCorpus& corpus, const std::vector<std::size_
     s.src_len = std::max(s.src_len, src);
     s.src_tokens += src;
     // Targets are stored as <s> y_1 .. y_n </s>; the decoder runs one step per token after <s>.
-    const auto steps = static_cast<int64_t>(corpus.tgt[i].size()) - 1;
-    s.tgt_len = std::max(s.tgt_len, steps);
-    s.tgt_steps += steps;
+    s.tgt_steps += static_cast<int64_t>(corpus.tgt[i].size()) - 1;
   }
   return s;
 }

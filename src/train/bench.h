@@ -61,7 +61,6 @@ struct BatchShape {
   int64_t batch = 0;       // B
   int64_t src_len = 0;     // S, padded
   int64_t src_tokens = 0;  // sum of the real source lengths: the packed encoder sees only these
-  int64_t tgt_len = 0;     // T, padded (informational: the decoder skips padding)
   int64_t tgt_steps = 0;   // decoder steps actually run: a row leaves the batch when it ends
 };
 
