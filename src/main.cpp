@@ -9,6 +9,7 @@
 #include "cli/verbs.h"
 #include "util/error.h"
 #include "util/logging.h"
+#include "util/strings.h"
 
 namespace {
 
@@ -40,13 +41,13 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "error: " << s2s::cli::first_line(e.what()) << " (see s2s --help)\n";
+    std::cerr << "error: " << s2s::util::first_line(e.what()) << " (see s2s --help)\n";
     return 2;
   } catch (const s2s::UserError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << s2s::cli::first_line(e.what()) << "\n";
+    std::cerr << "error: " << s2s::util::first_line(e.what()) << "\n";
     return 1;
   }
 }

@@ -6,21 +6,20 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/verbs.h"
+
 namespace s2s::cli {
 
-struct AttentionOptions {
-  std::string run;                  // run directory
-  std::string split = "test";       // "test" or "valid"
-  std::string out;                  // output directory (created)
-  int64_t limit = 10;               // the first N sentences of the split
-  int64_t beam = 0;                 // beam size; 0 = the run's evaluation.beam_size
-  std::string checkpoint = "best";  // "best" or "last"
+struct AttentionArgs : RunArgs {
+  std::string split = "test";  // "test" or "valid"
+  std::string out;             // output directory (created)
+  int64_t limit = 10;          // the first N sentences of the split
 };
 
 // Registers the `attention` subcommand on `app`; its callback runs run_attention.
 void setup_attention(CLI::App& app);
 
 // UserError for a model without attention (model.attention.scorer = none).
-void run_attention(const AttentionOptions& options);
+void run_attention(const AttentionArgs& args);
 
 }  // namespace s2s::cli

@@ -12,12 +12,13 @@
 #include <sstream>
 
 #include "config/json_io.h"
-#include "eval/bench.h"
+#include "experiments/bench.h"
+#include "experiments/machine.h"
 #include "model/build_model.h"
-#include "train/bench.h"
-#include "train/checkpoint.h"
-#include "train/device.h"
-#include "train/run_dir.h"
+#include "run/checkpoint.h"
+#include "run/device.h"
+#include "run/run_dir.h"
+#include "train/training_data.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -28,8 +29,8 @@ namespace {
 struct ScorerReport {
   std::string scorer;
   int64_t params = 0, src_vocab = 0, tgt_vocab = 0;
-  train::TrainBenchResult train;
-  std::optional<eval::DecodeBenchResult> greedy, beam;
+  experiments::TrainBenchResult train;
+  std::optional<experiments::DecodeBenchResult> greedy, beam;
   double peak_rss_mib = 0.0;
 };
 
@@ -42,7 +43,7 @@ struct MachineReport {
   int64_t threads = 0;
 };
 
-void check_options(const BenchCommandOptions& o) {
+void check_options(const BenchArgs& o) {
   const auto fail = [](const std::string& flag, const std::string& rule, int64_t value) {
     throw UserError(flag + " must be " + rule + ", got " + std::to_string(value));
   };
@@ -63,32 +64,34 @@ config::Config with_scorer(const config::Config& base, const std::string& scorer
   return c;
 }
 
-ScorerReport bench_one(const config::Config& c, const train::BenchData& data, torch::Device device,
-                       const BenchCommandOptions& o) {
+ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
+                       torch::Device device, const BenchArgs& o) {
   ScorerReport r;
   r.scorer = c.model.attention.scorer;
-  train::seed_everything(c.seed);  // every scorer starts from the same seed and batches
+  run::seed_everything(c.seed);  // every scorer starts from the same seed and batches
   auto model = model::build_model(c.model, data.src_vocab.size(), data.tgt_vocab.size(),
                                   c.training.reinforce);
   model->to(device);
   r.params = model::count_parameters(*model);
   r.src_vocab = data.src_vocab.size();
   r.tgt_vocab = data.tgt_vocab.size();
-  r.train = train::bench_training(c, data, model, device, {o.steps, o.warmup});
+  r.train = experiments::bench_training(c, data, model, device, {o.steps, o.warmup});
   if (!o.weights.empty()) {
-    train::load_checkpoint(
+    run::load_checkpoint(
         o.weights, *model, /*optimizer=*/nullptr,
-        train::model_signature(c.model, r.src_vocab, r.tgt_vocab,
-                               model::has_learned_baseline(c.model, c.training.reinforce)));
+        run::model_signature(c.model, r.src_vocab, r.tgt_vocab,
+                             model::has_learned_baseline(c.model, c.training.reinforce)));
     model->to(device);  // loading puts tensors on the device they were saved from
   }
   if (o.decode_sentences > 0) {
-    r.greedy = eval::bench_decoding(model, data, c.evaluation, 1, o.decode_sentences, device);
+    r.greedy =
+        experiments::bench_decoding(model, data, c.evaluation, 1, o.decode_sentences, device);
     if (o.beam > 1) {
-      r.beam = eval::bench_decoding(model, data, c.evaluation, o.beam, o.decode_sentences, device);
+      r.beam = experiments::bench_decoding(model, data, c.evaluation, o.beam, o.decode_sentences,
+                                           device);
     }
   }
-  r.peak_rss_mib = train::peak_rss_mib();
+  r.peak_rss_mib = experiments::peak_rss_mib();
   util::logger("bench")->info("{}: {} parameters, {:.0f} tgt tok/s, greedy {:.1f} sent/s", r.scorer,
                               r.params, static_cast<double>(r.train.tgt_tokens) / r.train.seconds,
                               r.greedy ? r.greedy->sentences_per_s() : 0.0);
@@ -101,13 +104,13 @@ double rounded(double value, int digits) {
 }
 
 // Training GFLOP/s achieved: 3 x 2 x MACs (forward + backward at twice the forward, 2 FLOPs per
-// multiply-add; train/bench.cpp) per second.
-double train_gflops(const train::TrainBenchResult& t) {
+// multiply-add; experiments/flops.cpp) per second.
+double train_gflops(const experiments::TrainBenchResult& t) {
   return 6.0 * static_cast<double>(t.forward_macs) / t.seconds / 1e9;
 }
 
 void put_decode(nlohmann::ordered_json& j, const std::string& name,
-                const std::optional<eval::DecodeBenchResult>& d) {
+                const std::optional<experiments::DecodeBenchResult>& d) {
   if (!d) {
     j[name + "_s"] = nullptr;
     j[name + "_sentences_per_s"] = nullptr;
@@ -121,7 +124,7 @@ void put_decode(nlohmann::ordered_json& j, const std::string& name,
 }
 
 nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m,
-                                   const config::Config& c, const BenchCommandOptions& o) {
+                                   const config::Config& c, const BenchArgs& o) {
   const auto& t = r.train;
   nlohmann::ordered_json j;
   j["scorer"] = r.scorer;
@@ -152,12 +155,12 @@ nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m
   return j;
 }
 
-std::string format_rate(const std::optional<eval::DecodeBenchResult>& d) {
+std::string format_rate(const std::optional<experiments::DecodeBenchResult>& d) {
   return d ? fmt::format("{:.1f}", d->sentences_per_s()) : std::string("-");
 }
 
 void print_table(const std::vector<ScorerReport>& reports, const MachineReport& m,
-                 const BenchCommandOptions& o) {
+                 const BenchArgs& o) {
   std::cout << fmt::format("device {}, {} threads; startup {:.2f} s; probe {:.1f} GFLOP/s\n",
                            m.device, m.threads, m.startup_s, m.probe_gflops);
   std::cout << fmt::format("{:<11} {:>10} {:>12} {:>9} {:>7} {:>10} {:>10} {:>9}\n", "scorer",
@@ -176,26 +179,25 @@ void print_table(const std::vector<ScorerReport>& reports, const MachineReport& 
 }  // namespace
 
 void setup_bench(CLI::App& app) {
-  auto options = std::make_shared<BenchCommandOptions>();
+  auto args = std::make_shared<BenchArgs>();
   auto* sub = app.add_subcommand("bench", "Measure training and decoding speed of a config");
-  sub->add_option("-c,--config", options->config, "JSON config file")->required();
-  sub->add_option("--set", options->overrides, "Override a config value: section.key=value")
+  sub->add_option("-c,--config", args->config, "JSON config file")->required();
+  sub->add_option("--set", args->overrides, "Override a config value: section.key=value")
       ->take_all();
-  sub->add_option("--steps", options->steps, "Timed training updates")->capture_default_str();
-  sub->add_option("--warmup", options->warmup, "Untimed updates before them")
-      ->capture_default_str();
-  sub->add_option("--decode-sentences", options->decode_sentences,
+  sub->add_option("--steps", args->steps, "Timed training updates")->capture_default_str();
+  sub->add_option("--warmup", args->warmup, "Untimed updates before them")->capture_default_str();
+  sub->add_option("--decode-sentences", args->decode_sentences,
                   "Decode the first M validation sentences (0: no decoding)")
       ->capture_default_str();
-  sub->add_option("--beam", options->beam, "Also time beam search with this K (1: greedy only)")
+  sub->add_option("--beam", args->beam, "Also time beam search with this K (1: greedy only)")
       ->capture_default_str();
-  sub->add_option("--weights", options->weights,
+  sub->add_option("--weights", args->weights,
                   "Decode with the weights of this checkpoint (trained on the same config)");
-  sub->add_option("--scorers", options->scorers,
+  sub->add_option("--scorers", args->scorers,
                   "Attention scorers to measure: 'all' or a comma-separated list "
                   "(default: the config's)");
-  sub->add_flag("--json", options->json, "One JSON object per scorer on stdout");
-  sub->callback([options] { run_bench(*options); });
+  sub->add_flag("--json", args->json, "One JSON object per scorer on stdout");
+  sub->callback([args] { run_bench(*args); });
 }
 
 std::vector<std::string> bench_scorers(const std::string& list, const std::string& configured) {
@@ -215,37 +217,38 @@ std::vector<std::string> bench_scorers(const std::string& list, const std::strin
   return out;
 }
 
-void run_bench(const BenchCommandOptions& options) {
-  check_options(options);
-  const config::Config base = config::load_config(options.config, options.overrides);
+void run_bench(const BenchArgs& args) {
+  check_options(args);
+  const config::Config base = config::load_config(args.config, args.overrides);
   std::vector<config::Config> configs;
-  for (const auto& scorer : bench_scorers(options.scorers, base.model.attention.scorer)) {
+  for (const auto& scorer : bench_scorers(args.scorers, base.model.attention.scorer)) {
     configs.push_back(with_scorer(base, scorer));
   }
-  if (!options.weights.empty() && configs.size() > 1) {
+  if (!args.weights.empty() && configs.size() > 1) {
     throw UserError("--weights: a checkpoint fits one scorer; with --scorers list just one");
   }
   config::validate_files(base);
-  train::set_threads(base.training.threads);
+  run::set_threads(base.training.threads);
   MachineReport machine;
-  machine.blas_check_gflops = train::check_blas_speed();
-  const auto device = train::resolve_device(base.device);
+  machine.blas_check_gflops = run::check_blas_speed();
+  const auto device = run::resolve_device(base.device);
   machine.device = device.str();
   machine.threads = torch::get_num_threads();
-  const auto data = train::prepare_bench_data(base);
+  const auto data = train::prepare_training_data(base);
   std::vector<ScorerReport> reports;
   for (std::size_t i = 0; i < configs.size(); ++i) {
-    if (i > 0) train::reset_peak_rss();  // each scorer's own peak (the first includes the data)
-    reports.push_back(bench_one(configs[i], data, device, options));
+    if (i > 0)
+      experiments::reset_peak_rss();  // each scorer's own peak (the first includes the data)
+    reports.push_back(bench_one(configs[i], data, device, args));
   }
   machine.startup_s = reports.front().train.first_step_at;
-  machine.probe_gflops = train::matmul_probe_gflops(device);
-  if (!options.json) {
-    print_table(reports, machine, options);
+  machine.probe_gflops = experiments::matmul_probe_gflops(device);
+  if (!args.json) {
+    print_table(reports, machine, args);
     return;
   }
   for (std::size_t i = 0; i < reports.size(); ++i) {
-    std::cout << report_json(reports[i], machine, configs[i], options).dump() << "\n";
+    std::cout << report_json(reports[i], machine, configs[i], args).dump() << "\n";
   }
 }
 

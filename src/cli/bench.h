@@ -13,7 +13,7 @@
 
 namespace s2s::cli {
 
-struct BenchCommandOptions {
+struct BenchArgs {
   std::string config;                  // JSON config file
   std::vector<std::string> overrides;  // --set section.key=value, applied in order
   int64_t steps = 30;                  // timed training updates
@@ -33,6 +33,6 @@ void setup_bench(CLI::App& app);
 // is a ConfigError listing the valid ones.
 std::vector<std::string> bench_scorers(const std::string& list, const std::string& configured);
 
-void run_bench(const BenchCommandOptions& options);
+void run_bench(const BenchArgs& args);
 
 }  // namespace s2s::cli

@@ -16,16 +16,16 @@ namespace s2s::cli {
 namespace {
 
 // The checks sacreBLEU makes, with messages that name the files.
-void check_files(const BleuOptions& options, const std::vector<std::string>& hyps,
+void check_files(const BleuArgs& args, const std::vector<std::string>& hyps,
                  const std::vector<std::string>& refs) {
   if (hyps.size() != refs.size()) {
-    throw InputError("'" + options.hyp + "' has " + std::to_string(hyps.size()) + " lines but '" +
-                     options.ref + "' has " + std::to_string(refs.size()) +
+    throw InputError("'" + args.hyp + "' has " + std::to_string(hyps.size()) + " lines but '" +
+                     args.ref + "' has " + std::to_string(refs.size()) +
                      "; hypotheses and references must pair up line by line");
   }
   for (std::size_t i = 0; i < refs.size(); ++i) {
     if (refs[i].empty()) {
-      throw InputError("'" + options.ref + "' line " + std::to_string(i + 1) +
+      throw InputError("'" + args.ref + "' line " + std::to_string(i + 1) +
                        " is empty; sacreBLEU refuses empty references");
     }
   }
@@ -61,43 +61,42 @@ void print_json(const metrics::BleuResult& bleu, const std::optional<metrics::Ch
 }  // namespace
 
 void setup_bleu(CLI::App& app) {
-  auto options = std::make_shared<BleuOptions>();
+  auto args = std::make_shared<BleuArgs>();
   CLI::App* sub =
       app.add_subcommand("bleu", "Score translations with sacreBLEU-compatible BLEU and chrF");
-  sub->add_option("--hyp", options->hyp, "Hypotheses, one sentence a line (UTF-8)")->required();
-  sub->add_option("--ref", options->ref, "References, line by line with the hypotheses")
-      ->required();
-  sub->add_option("--tokenize", options->tokenize, "sacreBLEU tokenizer")
+  sub->add_option("--hyp", args->hyp, "Hypotheses, one sentence a line (UTF-8)")->required();
+  sub->add_option("--ref", args->ref, "References, line by line with the hypotheses")->required();
+  sub->add_option("--tokenize", args->tokenize, "sacreBLEU tokenizer")
       ->check(CLI::IsMember(metrics::sacre_tokenizer_names()))
       ->capture_default_str();
-  sub->add_flag("--lowercase", options->lowercase, "Lower-case hypotheses and references first");
-  sub->add_option("--smooth", options->smooth, "BLEU smoothing of zero n-gram matches")
+  sub->add_flag("--lowercase", args->lowercase, "Lower-case hypotheses and references first");
+  sub->add_option("--smooth", args->smooth, "BLEU smoothing of zero n-gram matches")
       ->check(CLI::IsMember(metrics::bleu_smooth_names()))
       ->capture_default_str();
-  sub->add_flag("--chrf", options->chrf, "Also report chrF (character 6-grams, beta 2)");
-  sub->add_flag("--json", options->json, "Print one JSON object instead of text");
-  sub->callback([options] { run_bleu(*options); });
+  sub->add_flag("--chrf", args->chrf, "Also report chrF (character 6-grams, beta 2)");
+  sub->add_flag("--json", args->json, "Print one JSON object instead of text");
+  sub->callback([args] { run_bleu(*args); });
 }
 
-void run_bleu(const BleuOptions& options) {
+void run_bleu(const BleuArgs& args) {
   metrics::BleuOptions bleu_options;
-  bleu_options.tokenize = options.tokenize;
-  bleu_options.lowercase = options.lowercase;
-  bleu_options.smooth = metrics::parse_bleu_smooth(options.smooth);
+  bleu_options.tokenize = args.tokenize;
+  bleu_options.lowercase = args.lowercase;
+  bleu_options.smooth = metrics::parse_bleu_smooth(args.smooth);
   metrics::validate_bleu_options(bleu_options);
 
-  const std::vector<std::string> hyps = metrics::read_text_lines(options.hyp);
-  const std::vector<std::string> refs = metrics::read_text_lines(options.ref);
-  check_files(options, hyps, refs);
+  const std::vector<std::string> hyps = metrics::read_text_lines(args.hyp);
+  const std::vector<std::string> refs = metrics::read_text_lines(args.ref);
+  check_files(args, hyps, refs);
 
   const metrics::BleuResult bleu = metrics::corpus_bleu(hyps, refs, bleu_options);
   std::optional<metrics::ChrfResult> chrf;
-  if (options.chrf) {
+  if (args.chrf) {
     metrics::ChrfOptions chrf_options;
-    chrf_options.lowercase = options.lowercase;
+    chrf_options.lowercase = args.lowercase;
     chrf = metrics::corpus_chrf(hyps, refs, chrf_options);
   }
-  if (options.json) {
+  if (args.json) {
     print_json(bleu, chrf);
   } else {
     print_text(bleu, chrf);

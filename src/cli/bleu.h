@@ -7,7 +7,7 @@
 
 namespace s2s::cli {
 
-struct BleuOptions {
+struct BleuArgs {
   std::string hyp;               // hypotheses, one sentence a line (UTF-8)
   std::string ref;               // references, line by line with the hypotheses
   std::string tokenize = "13a";  // sacreBLEU tokenizer: 13a, intl, char or none
@@ -22,6 +22,6 @@ void setup_bleu(CLI::App& app);
 
 // Reads both files, scores them and prints the result to stdout. Throws s2s::InputError for a
 // missing file, invalid UTF-8, mismatched line counts or an empty reference.
-void run_bleu(const BleuOptions& options);
+void run_bleu(const BleuArgs& args);
 
 }  // namespace s2s::cli

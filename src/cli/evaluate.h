@@ -8,19 +8,18 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/verbs.h"
+
 namespace s2s::cli {
 
-struct EvaluateOptions {
-  std::string run;                  // run directory
-  std::string split = "test";       // "test" or "valid"
-  int64_t beam = 0;                 // beam size; 0 = the run's evaluation.beam_size
-  std::string checkpoint = "best";  // "best" or "last"
-  bool json = false;                // print the scores JSON instead of text
+struct EvaluateArgs : RunArgs {
+  std::string split = "test";  // "test" or "valid"
+  bool json = false;           // print the scores JSON instead of text
 };
 
 // Registers the `evaluate` subcommand on `app`; its callback runs run_evaluate.
 void setup_evaluate(CLI::App& app);
 
-void run_evaluate(const EvaluateOptions& options);
+void run_evaluate(const EvaluateArgs& args);
 
 }  // namespace s2s::cli

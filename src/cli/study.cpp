@@ -12,95 +12,25 @@
 #include "config/json_io.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/table.h"
 
 namespace s2s::cli {
 namespace {
 
-// ---- tables: aligned text for people, CSV for programs ---------------------------------------
-
-using Cell = std::variant<std::string, int64_t, double>;
-
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<Cell>> rows;
-};
+using util::Table;
 
 constexpr int kShownDigits = 4;  // significant digits on stdout
 constexpr int kCsvDigits = 10;   // significant digits in CSV
 
-std::string cell_text(const Cell& cell, int digits) {
-  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
-  if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
-  std::ostringstream out;
-  out << std::setprecision(digits) << std::get<double>(cell);
-  return out.str();
-}
-
-// Strings left-aligned, numbers right-aligned, two spaces between columns.
-std::string format_table(const Table& table) {
-  std::vector<std::size_t> width(table.header.size());
-  for (std::size_t c = 0; c < width.size(); ++c) width[c] = table.header[c].size();
-  for (const auto& row : table.rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      width[c] = std::max(width[c], cell_text(row[c], kShownDigits).size());
-    }
-  }
-  const auto line = [&](const std::vector<std::string>& cells, const std::vector<bool>& left) {
-    std::ostringstream out;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      out << (c ? "  " : "") << (left[c] ? std::left : std::right)
-          << std::setw(static_cast<int>(width[c])) << cells[c];
-    }
-    std::string text = out.str();
-    text.erase(text.find_last_not_of(' ') + 1);
-    return text + "\n";
-  };
-  std::vector<bool> left(width.size(), false);
-  if (!table.rows.empty()) {
-    for (std::size_t c = 0; c < left.size(); ++c) {
-      left[c] = std::holds_alternative<std::string>(table.rows.front()[c]);
-    }
-  }
-  std::string out = line(table.header, left);
-  for (const auto& row : table.rows) {
-    std::vector<std::string> cells;
-    for (const auto& cell : row) cells.push_back(cell_text(cell, kShownDigits));
-    out += line(cells, left);
-  }
-  return out;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char ch : text) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return quoted + "\"";
-}
-
-std::string format_csv(const Table& table) {
-  const auto line = [](const std::vector<std::string>& cells) {
-    std::string text;
-    for (std::size_t c = 0; c < cells.size(); ++c) text += (c ? "," : "") + csv_field(cells[c]);
-    return text + "\n";
-  };
-  std::string out = line(table.header);
-  for (const auto& row : table.rows) {
-    std::vector<std::string> cells;
-    for (const auto& cell : row) cells.push_back(cell_text(cell, kCsvDigits));
-    out += line(cells);
-  }
-  return out;
-}
-
 void maybe_write_csv(const std::string& path, const Table& table) {
   if (path.empty()) return;
-  util::write_file_atomic(path, format_csv(table));
+  util::write_file_atomic(path, util::format_csv(table, kCsvDigits));
   std::cout << "wrote " << path << "\n";
 }
 
 // ---- scaling ---------------------------------------------------------------------------------
 
-Table scaling_table(const std::vector<eval::ScalingRow>& rows) {
+Table scaling_table(const std::vector<experiments::ScalingRow>& rows) {
   Table t;
   t.header = {"D",
               "var_unscaled",
@@ -122,7 +52,7 @@ Table scaling_table(const std::vector<eval::ScalingRow>& rows) {
   return t;
 }
 
-void print_scaling_legend(const eval::ScalingOptions& o) {
+void print_scaling_legend(const experiments::ScalingOptions& o) {
   const auto n = static_cast<double>(o.keys);
   std::cout << "q, k ~ N(0, I_D); scores s_i = q.k_i (unscaled) or q.k_i / sqrt(D) (scaled); a = "
                "softmax(s) over n = "
@@ -136,7 +66,7 @@ void print_scaling_legend(const eval::ScalingOptions& o) {
 
 // ---- init ------------------------------------------------------------------------------------
 
-Table stack_table(const std::vector<eval::StackRow>& rows) {
+Table stack_table(const std::vector<experiments::StackRow>& rows) {
   Table t;
   t.header = {"init", "activation", "layer", "activation_var", "gradient_var"};
   for (const auto& r : rows) {
@@ -145,11 +75,11 @@ Table stack_table(const std::vector<eval::StackRow>& rows) {
   return t;
 }
 
-std::string training_status(const eval::TrainingRow& r) {
+std::string training_status(const experiments::TrainingRow& r) {
   return r.failure ? "failed: " + *r.failure : std::string("ok");
 }
 
-Table training_table(const std::vector<eval::TrainingRow>& rows) {
+Table training_table(const std::vector<experiments::TrainingRow>& rows) {
   Table t;
   t.header = {"setting",           "steps",           "valid_loss", "valid_bleu",
               "attention_entropy", "attention_max_w", "seconds",    "status"};
@@ -161,8 +91,8 @@ Table training_table(const std::vector<eval::TrainingRow>& rows) {
 }
 
 // Both experiments in one CSV; a column that does not apply to a row is empty.
-Table init_csv(const std::vector<eval::StackRow>& stack,
-               const std::vector<eval::TrainingRow>& training) {
+Table init_csv(const std::vector<experiments::StackRow>& stack,
+               const std::vector<experiments::TrainingRow>& training) {
   Table t;
   t.header = {"experiment",      "setting", "activation", "layer",      "activation_var",
               "gradient_var",    "steps",   "valid_loss", "valid_bleu", "attention_entropy",
@@ -180,7 +110,7 @@ Table init_csv(const std::vector<eval::StackRow>& stack,
   return t;
 }
 
-void print_stack_legend(const eval::StackOptions& o) {
+void print_stack_legend(const experiments::StackOptions& o) {
   std::cout << "deep stack: h_l = f(h_{l-1} W_l^T), l = 1.." << o.depth << ", " << o.width << " -> "
             << o.width << " units, no biases; h_0 ~ N(0, I), batch " << o.batch
             << "; Loss = sum_b h_L[b].r, r ~ N(0, I) fixed; seed " << o.seed << "\n"
@@ -188,7 +118,7 @@ void print_stack_legend(const eval::StackOptions& o) {
                "Var(w) = 2/(n_in+n_out); normal(s): N(0, s^2)\n\n";
 }
 
-void print_training_legend(const eval::TrainingStudyOptions& o) {
+void print_training_legend(const experiments::TrainingStudyOptions& o) {
   std::cout << "\ntraining: " << o.config << " with emb " << o.emb_size << ", hidden "
             << o.hidden_size << ", key_value attention of size " << o.attention_size << ", "
             << o.steps << " steps, seed " << o.seed
@@ -201,7 +131,7 @@ void setup_study(CLI::App& app) {
   CLI::App* study = app.add_subcommand("study", "Experiments: why attention scales by 1/sqrt(D)");
   study->require_subcommand(1);
 
-  auto scaling = std::make_shared<StudyScalingOptions>();
+  auto scaling = std::make_shared<StudyScalingArgs>();
   CLI::App* s = study->add_subcommand(
       "scaling", "Variance of q.k and softmax saturation, with and without 1/sqrt(D)");
   s->add_option("--dims", scaling->study.dims, "Key/query sizes D, comma-separated")
@@ -219,7 +149,7 @@ void setup_study(CLI::App& app) {
       "scores; the median shows the typical query.");
   s->callback([scaling] { run_study_scaling(*scaling); });
 
-  auto init = std::make_shared<StudyInitOptions>();
+  auto init = std::make_shared<StudyInitArgs>();
   CLI::App* i = study->add_subcommand(
       "init", "Xavier vs N(0,1) vs N(0,0.01) in a deep stack; dot vs scaled_dot trainings");
   i->add_option("--depth", init->stack.depth, "Layers L of the deep stack")->capture_default_str();
@@ -243,7 +173,7 @@ void setup_study(CLI::App& app) {
   });
 }
 
-void check_options(const StudyScalingOptions& o) {
+void check_options(const StudyScalingArgs& o) {
   const auto& s = o.study;
   if (s.dims.empty()) throw UserError("--dims: give at least one dimension");
   for (const int64_t d : s.dims) {
@@ -253,7 +183,7 @@ void check_options(const StudyScalingOptions& o) {
   if (s.samples < 2) throw UserError("--samples: must be >= 2, got " + std::to_string(s.samples));
 }
 
-void check_options(const StudyInitOptions& o) {
+void check_options(const StudyInitArgs& o) {
   const auto& s = o.stack;
   if (s.depth < 1) throw UserError("--depth: must be >= 1, got " + std::to_string(s.depth));
   if (s.width < 1) throw UserError("--width: must be >= 1, got " + std::to_string(s.width));
@@ -263,26 +193,26 @@ void check_options(const StudyInitOptions& o) {
   config::load_config(o.training.config);  // a missing or broken config fails before any work
 }
 
-void run_study_scaling(const StudyScalingOptions& options) {
-  check_options(options);
-  const auto table = scaling_table(eval::scaling_study(options.study));
-  print_scaling_legend(options.study);
-  std::cout << format_table(table);
-  maybe_write_csv(options.csv, table);
+void run_study_scaling(const StudyScalingArgs& args) {
+  check_options(args);
+  const auto table = scaling_table(experiments::scaling_study(args.study));
+  print_scaling_legend(args.study);
+  std::cout << util::format_table(table, kShownDigits);
+  maybe_write_csv(args.csv, table);
 }
 
-void run_study_init(const StudyInitOptions& options) {
-  check_options(options);
-  const auto stack = eval::stack_study(options.stack);
-  print_stack_legend(options.stack);
-  std::cout << format_table(stack_table(stack)) << std::flush;
-  std::vector<eval::TrainingRow> training;
-  if (!options.skip_training) {
-    training = eval::training_study(options.training);
-    print_training_legend(options.training);
-    std::cout << format_table(training_table(training));
+void run_study_init(const StudyInitArgs& args) {
+  check_options(args);
+  const auto stack = experiments::stack_study(args.stack);
+  print_stack_legend(args.stack);
+  std::cout << util::format_table(stack_table(stack), kShownDigits) << std::flush;
+  std::vector<experiments::TrainingRow> training;
+  if (!args.skip_training) {
+    training = experiments::training_study(args.training);
+    print_training_legend(args.training);
+    std::cout << util::format_table(training_table(training), kShownDigits);
   }
-  maybe_write_csv(options.csv, init_csv(stack, training));
+  maybe_write_csv(args.csv, init_csv(stack, training));
 }
 
 }  // namespace s2s::cli

@@ -9,7 +9,7 @@
 
 namespace s2s::cli {
 
-struct TrainCommandOptions {
+struct TrainArgs {
   std::string config;                  // JSON config file
   std::vector<std::string> overrides;  // --set section.key=value, applied in order
   bool resume = false;                 // continue from <run_dir>/checkpoints/last.pt
@@ -18,6 +18,6 @@ struct TrainCommandOptions {
 };
 
 void setup_train(CLI::App& app);
-void run_train(const TrainCommandOptions& options);
+void run_train(const TrainArgs& args);
 
 }  // namespace s2s::cli

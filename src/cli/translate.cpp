@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "eval/translate.h"
-#include "train/run_dir.h"
+#include "run/run_dir.h"
 #include "util/error.h"
 
 namespace s2s::cli {
@@ -40,21 +40,15 @@ std::vector<std::vector<std::string>> tokenize_lines(const std::vector<std::stri
 }  // namespace
 
 void setup_translate(CLI::App& app) {
-  auto options = std::make_shared<TranslateOptions>();
+  auto args = std::make_shared<TranslateArgs>();
   CLI::App* sub = app.add_subcommand("translate", "Translate stdin to stdout, one sentence a line");
-  sub->add_option("--run", options->run, "Run directory")->required();
-  sub->add_option("--beam", options->beam, "Beam size (default: the run's evaluation.beam_size)")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--checkpoint", options->checkpoint, "Checkpoint to load")
-      ->check(CLI::IsMember({"best", "last"}))
-      ->capture_default_str();
-  sub->callback([options] { run_translate(*options); });
+  add_run_options(sub, *args);
+  sub->callback([args] { run_translate(*args); });
 }
 
-void run_translate(const TranslateOptions& options) {
-  const auto run = train::load_run(options.run, options.checkpoint);
-  auto translate = eval::translate_options(run.config.evaluation);
-  if (options.beam > 0) translate.search.beam_size = options.beam;
+void run_translate(const TranslateArgs& args) {
+  const auto run = run::load_run(args.run, args.checkpoint);
+  const auto translate = decode_options(run, args);
   const auto sources = tokenize_lines(read_stdin_lines(), *run.src_tokenizer);
   for (const auto& t : eval::Translator(run).translate_tokens(sources, translate)) {
     std::cout << t.text << '\n';

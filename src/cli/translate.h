@@ -6,17 +6,15 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/verbs.h"
+
 namespace s2s::cli {
 
-struct TranslateOptions {
-  std::string run;                  // run directory
-  int64_t beam = 0;                 // beam size; 0 = the run's evaluation.beam_size
-  std::string checkpoint = "best";  // "best" or "last"
-};
+struct TranslateArgs : RunArgs {};
 
 // Registers the `translate` subcommand on `app`; its callback runs run_translate.
 void setup_translate(CLI::App& app);
 
-void run_translate(const TranslateOptions& options);
+void run_translate(const TranslateArgs& args);
 
 }  // namespace s2s::cli

@@ -7,6 +7,7 @@
 #include "cli/study.h"
 #include "cli/train.h"
 #include "cli/translate.h"
+#include "eval/splits.h"
 
 namespace s2s::cli {
 
@@ -20,9 +21,25 @@ void setup_verbs(CLI::App& app) {
   setup_bench(app);
 }
 
-std::string first_line(const std::string& message) {
-  const auto end = message.find('\n');
-  return end == std::string::npos ? message : message.substr(0, end);
+void add_run_options(CLI::App* sub, RunArgs& args) {
+  sub->add_option("--run", args.run, "Run directory")->required();
+  sub->add_option("--checkpoint", args.checkpoint, "Checkpoint to load")
+      ->check(CLI::IsMember({"best", "last"}))
+      ->capture_default_str();
+  sub->add_option("--beam", args.beam, "Beam size (default: the run's evaluation.beam_size)")
+      ->check(CLI::PositiveNumber);
+}
+
+void add_split_option(CLI::App* sub, std::string& split) {
+  sub->add_option("--split", split, "Which split of the run's data")
+      ->check(CLI::IsMember(eval::split_names()))
+      ->capture_default_str();
+}
+
+eval::TranslateOptions decode_options(const run::LoadedRun& run, const RunArgs& args) {
+  auto options = eval::translate_options(run.config.evaluation);
+  if (args.beam > 0) options.search.beam_size = args.beam;
+  return options;
 }
 
 }  // namespace s2s::cli

@@ -1,16 +1,33 @@
 #pragma once
-// The verbs of the `s2s` binary. Each verb lives in its own file as an options struct, a
-// `setup_<verb>(CLI::App&)` that registers the subcommand, and a `run_<verb>(options)`.
+// The verbs of the `s2s` binary. Each verb lives in its own file as an arguments struct
+// (<Verb>Args), a `setup_<verb>(CLI::App&)` that registers the subcommand, and a
+// `run_<verb>(args)`.
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
+
+#include "eval/translate.h"
+#include "run/run_dir.h"
 
 namespace s2s::cli {
 
 // Registers every verb on `app`.
 void setup_verbs(CLI::App& app);
 
-// The first line of an error message: users get one line, never a LibTorch backtrace.
-std::string first_line(const std::string& message);
+// What the verbs that decode with a trained run (evaluate, translate, attention) share.
+struct RunArgs {
+  std::string run;                  // run directory
+  std::string checkpoint = "best";  // "best" or "last"
+  int64_t beam = 0;                 // beam size; 0 = the run's evaluation.beam_size
+};
+
+// Registers --run, --checkpoint and --beam on `sub`.
+void add_run_options(CLI::App* sub, RunArgs& args);
+// Registers --split ("test" or "valid") on `sub`.
+void add_split_option(CLI::App* sub, std::string& split);
+
+// The run's evaluation settings, with the beam size of --beam when given.
+eval::TranslateOptions decode_options(const run::LoadedRun& run, const RunArgs& args);
 
 }  // namespace s2s::cli

@@ -251,9 +251,19 @@ void visit_fields(V& v, Config& c) {
   v.section("evaluation", c.evaluation);
 }
 
-// The valid names of each choice-valued key; validate() checks against them.
-const std::vector<std::string>& scorer_names();
+// The valid names of the keys that choose an interchangeable part. The parts' registries live
+// above the config (model/scorer.h, model/init.h, train/optimizer.h, data/tokenizer.h); these
+// torch-free copies let validation name them, and a test checks that they equal the registries.
+const std::vector<std::string>& scorer_names();  // the scorer registry, then "none"
 const std::vector<std::string>& init_names();
+const std::vector<std::string>& optimizer_names();
+const std::vector<std::string>& tokenizer_names();
+
+// False for model.attention.scorer = "none": the model then has no attention at all.
+bool uses_attention(const ModelConfig& model);
+// True for hard attention that samples its positions in training (model.attention.hard =
+// "sample"), which REINFORCE then trains.
+bool samples_attention(const ModelConfig& model);
 
 // Checks every range and choice rule, one per line; throws ConfigError naming the key.
 void validate(const Config& config);

@@ -42,7 +42,7 @@ bool is_device(const std::string& device) {
 
 void validate_data(const DataConfig& d) {
   require_choice("data.format", d.format, {"parallel", "tsv"});
-  require_choice("data.tokenizer", d.tokenizer, {"word", "whitespace"});
+  require_choice("data.tokenizer", d.tokenizer, tokenizer_names());
   require(d.max_len >= 0, "data.max_len", "must be >= 0 (0 = no limit)", d.max_len);
   require(d.src_min_freq >= 1, "data.src_min_freq", "must be >= 1", d.src_min_freq);
   require(d.tgt_min_freq >= 1, "data.tgt_min_freq", "must be >= 1", d.tgt_min_freq);
@@ -92,7 +92,7 @@ void validate_model(const ModelConfig& m) {
   }
   require_choice("model.attention.hard", a.hard, {"none", "sample", "argmax"});
   require_choice("model.attention.hard_eval", a.hard_eval, {"argmax", "sample"});
-  require(a.hard == "none" || a.scorer != "none", "model.attention.hard",
+  require(a.hard == "none" || uses_attention(m), "model.attention.hard",
           "needs an attention scorer (model.attention.scorer is none)", a.hard);
   require(a.rank >= 0, "model.attention.rank", "must be >= 0 (0 = full bilinear)", a.rank);
   require(a.rank == 0 || a.scorer == "bilinear", "model.attention.rank",
@@ -100,7 +100,7 @@ void validate_model(const ModelConfig& m) {
 }
 
 void validate_training(const TrainingConfig& t) {
-  require_choice("training.optimizer", t.optimizer, {"adam", "sgd"});
+  require_choice("training.optimizer", t.optimizer, optimizer_names());
   require(t.learning_rate > 0, "training.learning_rate", "must be > 0", t.learning_rate);
   require(t.momentum >= 0 && t.momentum < 1, "training.momentum", "must be in [0, 1)", t.momentum);
   require(t.weight_decay >= 0, "training.weight_decay", "must be >= 0", t.weight_decay);
@@ -192,6 +192,20 @@ const std::vector<std::string>& init_names() {
                                                  "normal"};
   return names;
 }
+
+const std::vector<std::string>& optimizer_names() {
+  static const std::vector<std::string> names = {"adam", "sgd"};
+  return names;
+}
+
+const std::vector<std::string>& tokenizer_names() {
+  static const std::vector<std::string> names = {"whitespace", "word"};
+  return names;
+}
+
+bool uses_attention(const ModelConfig& model) { return model.attention.scorer != "none"; }
+
+bool samples_attention(const ModelConfig& model) { return model.attention.hard == "sample"; }
 
 void validate(const Config& c) {
   require(!c.run_dir.empty(), "run_dir", "must not be empty", "\"\"");

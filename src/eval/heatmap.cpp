@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/table.h"
 
 namespace s2s::eval {
 namespace {
@@ -21,7 +22,7 @@ std::string format_weight(float w) {
 
 void append_row(std::ostringstream& out, const std::string& label,
                 const std::vector<std::string>& cells) {
-  out << csv_field(label);
+  out << util::csv_field(label);
   for (const auto& cell : cells) out << ',' << cell;
   out << '\n';
 }
@@ -52,16 +53,6 @@ std::string decode_name(int64_t beam_size) {
   return beam_size <= 1 ? "greedy" : "beam " + std::to_string(beam_size);
 }
 
-std::string csv_field(std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(field);
-  std::string out = "\"";
-  for (const char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string heatmap_csv(const std::vector<std::string>& source,
                         const std::vector<std::string>& target, const torch::Tensor& weights) {
   const auto rows = static_cast<int64_t>(target.size()) + 1;
@@ -70,7 +61,7 @@ std::string heatmap_csv(const std::vector<std::string>& source,
               "heatmap weights must be [", rows, ", ", cols, "], got ", weights.sizes());
   std::ostringstream out;
   std::vector<std::string> header;
-  for (const auto& token : source) header.push_back(csv_field(token));
+  for (const auto& token : source) header.push_back(util::csv_field(token));
   header.emplace_back(kEos);
   append_row(out, "target\\source", header);
   const auto w = weights.to(torch::kCPU, torch::kFloat).contiguous();

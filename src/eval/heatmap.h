@@ -44,9 +44,6 @@ std::string decoder_query(const std::string& style);
 // "greedy" for beam size 1, else "beam K".
 std::string decode_name(int64_t beam_size);
 
-// One CSV field, quoted when it holds a comma, a quote or a line break.
-std::string csv_field(std::string_view field);
-
 // The CSV text of one head: weights [target + 1, source + 1].
 std::string heatmap_csv(const std::vector<std::string>& source,
                         const std::vector<std::string>& target, const torch::Tensor& weights);

@@ -4,8 +4,8 @@
 
 #include "eval/search.h"
 #include "eval/translate.h"
-#include "train/loss.h"
-#include "train/run_dir.h"
+#include "run/loss.h"
+#include "run/run_dir.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -47,7 +47,7 @@ Split load_split(const config::Config& config, const std::string& name,
     throw ConfigError("split '" + name + "' is not configured: data." + name +
                       " is empty in the run's config");
   }
-  const auto spec = train::corpus_spec(config.data, *keys.corpus);
+  const auto spec = run::corpus_spec(config.data, *keys.corpus);
   Split split;
   split.name = name;
   split.description = data::describe(spec);
@@ -59,7 +59,7 @@ Split load_split(const config::Config& config, const std::string& name,
   return split;
 }
 
-Split load_split(const train::LoadedRun& run, const std::string& name) {
+Split load_split(const run::LoadedRun& run, const std::string& name) {
   return load_split(run.config, name, *run.src_tokenizer, *run.tgt_tokenizer);
 }
 
@@ -85,7 +85,7 @@ double ForcedScores::loss() const {
 
 double ForcedScores::perplexity() const { return std::exp(loss()); }
 
-ForcedScores teacher_forced_scores(model::Seq2Seq& model, const train::EncodedCorpus& corpus,
+ForcedScores teacher_forced_scores(model::Seq2Seq& model, const run::EncodedCorpus& corpus,
                                    int64_t batch_size, const torch::Device& device,
                                    bool keep_attention) {
   torch::NoGradGuard no_grad;
@@ -94,11 +94,11 @@ ForcedScores teacher_forced_scores(model::Seq2Seq& model, const train::EncodedCo
   if (keep_attention) out.attention.resize(corpus.size());
   const auto src_lengths = corpus.src_lengths(), tgt_lengths = corpus.tgt_lengths();
   for (const auto& indices : length_sorted_batches(src_lengths, batch_size)) {
-    const auto batch = train::make_batch(corpus, indices, device);
+    const auto batch = run::make_batch(corpus, indices, device);
     const auto forward = model->forward(batch.src, batch.src_lengths, batch.tgt_in,
                                         /*teacher_forcing=*/1.0, keep_attention);
-    const auto loss = train::sequence_loss(forward.logits, forward.token_index, batch.tgt_out,
-                                           /*label_smoothing=*/0.0);
+    const auto loss = run::sequence_loss(forward.logits, forward.token_index, batch.tgt_out,
+                                         /*label_smoothing=*/0.0);
     out.nll_sum += loss.nll_sum;
     out.tokens += loss.tokens;
     if (!keep_attention || !forward.attention.defined()) continue;

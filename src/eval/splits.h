@@ -16,8 +16,8 @@
 #include "data/tokenizer.h"
 #include "eval/alignment.h"
 #include "model/seq2seq.h"
-#include "train/batch.h"
-#include "train/run_dir.h"
+#include "run/batch.h"
+#include "run/run_dir.h"
 
 namespace s2s::eval {
 
@@ -36,7 +36,7 @@ const std::vector<std::string>& split_names();
 // ConfigError naming the key (data.test / data.valid); an unknown name lists the valid ones.
 Split load_split(const config::Config& config, const std::string& name,
                  const data::Tokenizer& src_tokenizer, const data::Tokenizer& tgt_tokenizer);
-Split load_split(const train::LoadedRun& run, const std::string& name);
+Split load_split(const run::LoadedRun& run, const std::string& name);
 
 // The split's gold alignments, one per pair, checked against the tokenized pairs
 // (InputError "PATH:LINE: ..."); empty if the split has none.
@@ -53,7 +53,7 @@ struct ForcedScores {
 };
 
 // Batches of `batch_size` sentences sorted by length; runs without autograd in eval mode.
-ForcedScores teacher_forced_scores(model::Seq2Seq& model, const train::EncodedCorpus& corpus,
+ForcedScores teacher_forced_scores(model::Seq2Seq& model, const run::EncodedCorpus& corpus,
                                    int64_t batch_size, const torch::Device& device,
                                    bool keep_attention);
 

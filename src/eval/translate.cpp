@@ -27,13 +27,12 @@ Translator::Translator(model::Seq2Seq model, const data::Vocab& src_vocab,
       tgt_tokenizer_(tgt_tokenizer),
       device_(device) {}
 
-Translator::Translator(const train::LoadedRun& run)
+Translator::Translator(const run::LoadedRun& run)
     : Translator(run.model, run.src_vocab, run.tgt_vocab, *run.src_tokenizer, *run.tgt_tokenizer,
                  run.device) {}
 
 std::vector<Translation> Translator::translate_tokens(
     const std::vector<std::vector<std::string>>& sources, const TranslateOptions& options) const {
-  validate_search_options(options.search);
   std::vector<std::vector<int64_t>> ids;
   std::vector<int64_t> lengths;
   ids.reserve(sources.size());
@@ -44,7 +43,7 @@ std::vector<Translation> Translator::translate_tokens(
   std::vector<Translation> out(sources.size());
   auto model = model_;  // search needs a mutable handle; it shares the module
   for (const auto& indices : length_sorted_batches(lengths, options.batch_size)) {
-    const auto batch = train::make_source_batch(ids, indices, device_);
+    const auto batch = run::make_source_batch(ids, indices, device_);
     const auto hypotheses = search(model, batch, options.search);
     for (std::size_t r = 0; r < indices.size(); ++r) {
       const auto i = indices[r];
@@ -75,6 +74,13 @@ Translation Translator::finish(const std::vector<std::string>& source, const Hyp
   t.score = hypothesis.score;
   t.attention = hypothesis.attention;
   return t;
+}
+
+std::vector<std::string> texts(const std::vector<Translation>& translations) {
+  std::vector<std::string> out;
+  out.reserve(translations.size());
+  for (const auto& t : translations) out.push_back(t.text);
+  return out;
 }
 
 std::vector<std::string> replace_unknown(std::vector<std::string> tokens,

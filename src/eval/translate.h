@@ -21,7 +21,7 @@
 #include "data/vocab.h"
 #include "eval/search.h"
 #include "model/seq2seq.h"
-#include "train/run_dir.h"
+#include "run/run_dir.h"
 
 namespace s2s::eval {
 
@@ -50,7 +50,7 @@ class Translator {
   Translator(model::Seq2Seq model, const data::Vocab& src_vocab, const data::Vocab& tgt_vocab,
              const data::Tokenizer& src_tokenizer, const data::Tokenizer& tgt_tokenizer,
              torch::Device device);
-  explicit Translator(const train::LoadedRun& run);
+  explicit Translator(const run::LoadedRun& run);
 
   // Tokenized sources (no </s>) -> one translation each, in order. An empty source gives an
   // empty translation without running the model.
@@ -71,6 +71,9 @@ class Translator {
   const data::Tokenizer& tgt_tokenizer_;
   torch::Device device_;
 };
+
+// The detokenized hypotheses of `translations`, in order.
+std::vector<std::string> texts(const std::vector<Translation>& translations);
 
 // Replaces every <unk> in `tokens` by source[argmax_i mean_heads attention[t, :, i]] over real
 // source positions. attention [tokens + 1, m, source + 1]; unchanged if undefined or no source.

@@ -2,8 +2,6 @@
 
 #include <limits>
 
-#include "util/error.h"
-
 namespace s2s::model {
 namespace {
 
@@ -22,31 +20,37 @@ AttentionMemory AttentionMemory::head(int64_t n) const {
   return {projected.narrow(0, 0, n), values.narrow(0, 0, n), mask_bias.narrow(0, 0, n)};
 }
 
-AttentionImpl::AttentionImpl(const AttentionOptions& o) : options_(o) {
+AttentionSizes attention_sizes(const AttentionOptions& o) {
   const int64_t size = o.size() > 0 ? o.size() : o.query_size();
   const int64_t m = o.heads();
-  key_size_ = value_size_ = o.key_value() ? size : o.memory_size();
-  if (key_size_ % m != 0 || size % m != 0) {
-    throw ConfigError("model.attention.heads (" + std::to_string(m) +
-                      ") must divide the key/value size (" + std::to_string(key_size_) +
-                      ") and the attention size (" + std::to_string(size) + ")");
-  }
-  if (o.key_value()) {
-    key_proj_ = register_module("key_proj", linear(o.memory_size(), size));
-    value_proj_ = register_module("value_proj", linear(o.memory_size(), size));
-  }
-  const int64_t head_key = key_size_ / m;
-  // Each head's query must be a head_key-sized vector when there are several heads; the dot
+  const int64_t key_size = o.key_value() ? size : o.memory_size();
+  TORCH_CHECK(key_size % m == 0 && size % m == 0, "attention heads (", m,
+              ") must divide the key/value size (", key_size, ") and the attention size (", size,
+              ")");
+  // Each head's query must be a Dk/m-sized vector when there are several heads; the dot
   // scorers also need Dq == Dk. Then W_q projects the query (documented in README).
-  int64_t head_query = o.query_size();
-  if (m > 1 || (scorer_needs_equal_sizes(o.scorer()) && o.query_size() != key_size_)) {
-    query_proj_ = register_module("query_proj", linear(o.query_size(), key_size_));
-    head_query = head_key;
+  const bool projects_query =
+      m > 1 || (scorer_spec(o.scorer()).needs_equal_sizes && o.query_size() != key_size);
+  const int64_t head_query = projects_query ? key_size / m : o.query_size();
+  return {size, key_size, head_query, projects_query,
+          ScorerOptions(key_size / m, head_query).hidden_size(size / m).rank(o.rank())};
+}
+
+AttentionImpl::AttentionImpl(const AttentionOptions& o) : options_(o) {
+  const auto sizes = attention_sizes(o);
+  key_size_ = value_size_ = sizes.key_size;
+  if (o.key_value()) {
+    key_proj_ = register_module("key_proj", linear(o.memory_size(), sizes.size));
+    value_proj_ = register_module("value_proj", linear(o.memory_size(), sizes.size));
   }
-  scorer_ = make_scorer(o.scorer(),
-                        ScorerOptions(head_key, head_query).hidden_size(size / m).rank(o.rank()));
+  if (sizes.projects_query) {
+    query_proj_ = register_module("query_proj", linear(o.query_size(), key_size_));
+  }
+  scorer_ = make_scorer(o.scorer(), sizes.scorer);
   register_module("scorer", scorer_);
-  if (m > 1) output_proj_ = register_module("output_proj", linear(value_size_, value_size_));
+  if (o.heads() > 1) {
+    output_proj_ = register_module("output_proj", linear(value_size_, value_size_));
+  }
 }
 
 AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch::Tensor& mask) {
@@ -65,9 +69,8 @@ AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch:
           bias.unsqueeze(1).expand({batch, m, len}).contiguous()};
 }
 
-const std::string& AttentionImpl::hard_mode() const {
-  static const std::string kNone = "none";
-  if (options_.hard() == "none") return kNone;
+HardAttention AttentionImpl::hard_mode() const {
+  if (options_.hard() == HardAttention::kSoft) return HardAttention::kSoft;
   return is_training() ? options_.hard() : options_.hard_eval();
 }
 
@@ -81,7 +84,7 @@ AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const Attenti
                       mem.mask_bias.view({rows, len});
   AttentionOutput out;
   torch::Tensor mix;  // [B*m, S] weights of the values in the context
-  if (hard_mode() == "none") {
+  if (hard_mode() == HardAttention::kSoft) {
     mix = torch::softmax(scores, /*dim=*/-1);
     out.weights = mix.view({batch, m, len});
   } else {
@@ -105,8 +108,8 @@ torch::Tensor AttentionImpl::select_positions(const torch::Tensor& weights,
   torch::Tensor choice;  // [B*m]
   {
     torch::NoGradGuard no_grad;
-    choice = hard_mode() == "sample" ? torch::multinomial(weights, 1).squeeze(1)
-                                     : weights.argmax(/*dim=*/-1);
+    choice = hard_mode() == HardAttention::kSample ? torch::multinomial(weights, 1).squeeze(1)
+                                                   : weights.argmax(/*dim=*/-1);
   }
   const auto one_hot = torch::zeros_like(weights).scatter_(1, choice.unsqueeze(1), 1.0);
   // Entropy H(a) = -sum_i a_i log a_i, with 0 log 0 = 0 at padding.
@@ -114,7 +117,7 @@ torch::Tensor AttentionImpl::select_positions(const torch::Tensor& weights,
   out.entropy = entropy.view({batch, m}).sum(1);
   auto log_prob = log_weights.gather(1, choice.unsqueeze(1)).squeeze(1);  // log a[s]: [B*m]
   auto mix = one_hot;
-  if (is_training() && hard_mode() == "sample" && options_.p_expect() > 0) {
+  if (is_training() && hard_mode() == HardAttention::kSample && options_.p_expect() > 0) {
     // With probability p_expect the expected context replaces the sample (Xu et al. 2015):
     // that row is soft, trained by backpropagation, and takes no REINFORCE term.
     const auto expect = torch::rand({rows}, weights.options()) < options_.p_expect();

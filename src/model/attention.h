@@ -17,10 +17,14 @@
 
 namespace s2s::model {
 
+// Hard attention (Xu et al. 2015, sec. 4.1): the context is one value v_s instead of the
+// average, s drawn from a (kSample) or its argmax (kArgmax); kSoft is ordinary attention.
+enum class HardAttention { kSoft, kSample, kArgmax };
+
 struct AttentionOptions {
   AttentionOptions(std::string scorer, int64_t query_size, int64_t memory_size)
       : scorer_(std::move(scorer)), query_size_(query_size), memory_size_(memory_size) {}
-  TORCH_ARG(std::string, scorer);
+  TORCH_ARG(std::string, scorer);  // a name of the scorer registry (model/scorer.h)
   TORCH_ARG(int64_t, query_size);
   TORCH_ARG(int64_t, memory_size);
   // Attention size A: key/value projection size and additive hidden size; 0 = query_size.
@@ -28,14 +32,24 @@ struct AttentionOptions {
   TORCH_ARG(int64_t, heads) = 1;
   TORCH_ARG(bool, key_value) = false;
   TORCH_ARG(int64_t, rank) = 0;  // bilinear low rank
-  // Hard attention (Xu et al. 2015, sec. 4.1): the context is one value v_s instead of the
-  // average. In training: "none" (soft), "sample" (s ~ a) or "argmax"; at evaluation
-  // (module in eval mode) `hard_eval` ("argmax" or "sample") applies when hard != "none".
-  TORCH_ARG(std::string, hard) = "none";
-  TORCH_ARG(std::string, hard_eval) = "argmax";
-  // Training with "sample": probability of using the expected (soft) context instead.
+  // Hard attention in training; at evaluation (module in eval mode) `hard_eval` applies when
+  // `hard` is not kSoft.
+  TORCH_ARG(HardAttention, hard) = HardAttention::kSoft;
+  TORCH_ARG(HardAttention, hard_eval) = HardAttention::kArgmax;
+  // Training with kSample: probability of using the expected (soft) context instead.
   TORCH_ARG(double, p_expect) = 0.0;
 };
+
+// The sizes attention works with, all derived from its options; the module and the FLOP
+// model of `s2s bench` read them from here.
+struct AttentionSizes {
+  int64_t size = 0;             // A (options.size, or the query size)
+  int64_t key_size = 0;         // Dk = Dv: the memory size, or A with key_value
+  int64_t head_query = 0;       // query size each head's scorer sees
+  bool projects_query = false;  // W_q: several heads, or a dot scorer with Dq != Dk
+  ScorerOptions scorer;         // one head's scorer: Dk / m keys, hidden size A / m
+};
+AttentionSizes attention_sizes(const AttentionOptions& options);
 
 // Key-side tensors of one batch of sentences, computed once by prepare().
 struct AttentionMemory {
@@ -68,8 +82,8 @@ class AttentionImpl : public torch::nn::Module {
 
   int64_t context_size() const { return value_size_; }
   int64_t heads() const { return options_.heads(); }
-  // The hard-attention mode in force now: "none", "sample" or "argmax".
-  const std::string& hard_mode() const;
+  // The hard-attention mode in force now (training or evaluation).
+  HardAttention hard_mode() const;
   const AttentionOptions& options() const { return options_; }
 
  private:

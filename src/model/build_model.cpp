@@ -3,10 +3,26 @@
 #include "model/init.h"
 
 namespace s2s::model {
+namespace {
+
+// The config's mode strings (validated) as the enums the modules take.
+HardAttention hard_attention(const std::string& mode) {
+  if (mode == "sample") return HardAttention::kSample;
+  if (mode == "argmax") return HardAttention::kArgmax;
+  return HardAttention::kSoft;
+}
+
+DecoderStyle decoder_style(const std::string& style) {
+  return style == "luong" ? DecoderStyle::kLuong : DecoderStyle::kBahdanau;
+}
+
+Bridge bridge(const std::string& name) { return name == "zero" ? Bridge::kZero : Bridge::kTanh; }
+
+}  // namespace
 
 bool has_learned_baseline(const config::ModelConfig& model,
                           const config::ReinforceConfig& reinforce) {
-  return model.attention.hard == "sample" && reinforce.baseline == "learned";
+  return config::samples_attention(model) && reinforce.baseline == "learned";
 }
 
 Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_t tgt_vocab_size,
@@ -18,18 +34,18 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_
                            .self_attention_heads(c.encoder.self_attention_heads);
   const int64_t encoder_size = 2 * c.hidden_size;
   auto decoder = DecoderOptions(tgt_vocab_size, c.emb_size, c.hidden_size, encoder_size)
-                     .style(c.decoder.style)
+                     .style(decoder_style(c.decoder.style))
                      .layers(c.decoder.layers)
                      .dropout(c.decoder.dropout)
-                     .bridge(c.decoder.bridge);
-  if (c.attention.scorer != "none") {
+                     .bridge(bridge(c.decoder.bridge));
+  if (config::uses_attention(c)) {
     decoder.attention(AttentionOptions(c.attention.scorer, c.hidden_size, encoder_size)
                           .size(c.attention.size)
                           .heads(c.attention.heads)
                           .key_value(c.attention.key_value)
                           .rank(c.attention.rank)
-                          .hard(c.attention.hard)
-                          .hard_eval(c.attention.hard_eval)
+                          .hard(hard_attention(c.attention.hard))
+                          .hard_eval(hard_attention(c.attention.hard_eval))
                           .p_expect(reinforce.p_expect));
   }
   Seq2Seq model(encoder, decoder, has_learned_baseline(c, reinforce));

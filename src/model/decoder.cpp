@@ -32,7 +32,7 @@ DecoderState DecoderState::index_select(const torch::Tensor& index) const {
 }
 
 DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
-  const bool luong = o.style() == "luong";
+  const bool luong = o.style() == DecoderStyle::kLuong;
   embedding = register_module(
       "embedding",
       torch::nn::Embedding(
@@ -48,7 +48,7 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
   for (int64_t l = 0; l < o.layers(); ++l) {
     cells->push_back(torch::nn::GRUCell(l == 0 ? input_size : o.hidden_size(), o.hidden_size()));
   }
-  if (o.bridge() == "tanh") {
+  if (o.bridge() == Bridge::kTanh) {
     bridge_ = register_module("bridge",
                               torch::nn::Linear(o.encoder_size(), o.layers() * o.hidden_size()));
   }
@@ -84,23 +84,28 @@ DecoderState DecoderImpl::initial_state(const EncoderOutput& encoded) {
   } else {
     state.hidden = torch::zeros({layers, batch, hidden}, encoded.final.options());
   }
-  if (options_.style() == "luong")
+  if (options_.style() == DecoderStyle::kLuong)
     state.feed = torch::zeros({batch, hidden}, encoded.final.options());
   return state;
 }
 
+torch::Tensor DecoderImpl::attend(const torch::Tensor& query, const DecoderMemory& memory,
+                                  StepOutput& out) {
+  auto attended = attention(query, memory.attention);
+  out.attention = attended.weights;
+  out.log_prob = attended.log_prob;
+  out.entropy = attended.entropy;
+  return attended.context;
+}
+
 StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
                              const DecoderMemory& memory) {
-  const bool luong = options_.style() == "luong";
+  const bool luong = options_.style() == DecoderStyle::kLuong;
   const auto embedded = embedding(prev);  // [B, E]
   StepOutput out;
   torch::Tensor context = memory.summary;  // used as is without attention
   if (!luong && has_attention()) {
-    auto attended = attention(state.hidden[options_.layers() - 1], memory.attention);
-    context = attended.context;
-    out.attention = attended.weights;
-    out.log_prob = attended.log_prob;
-    out.entropy = attended.entropy;
+    context = attend(state.hidden[options_.layers() - 1], memory, out);
   }
   auto x = torch::cat({embedded, luong ? state.feed : context}, /*dim=*/1);
   std::vector<torch::Tensor> hidden;
@@ -113,13 +118,7 @@ StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
   state.hidden = torch::stack(hidden);
   const auto& top = hidden.back();  // s_t [B, H]
   if (luong) {
-    if (has_attention()) {
-      auto attended = attention(top, memory.attention);
-      context = attended.context;
-      out.attention = attended.weights;
-      out.log_prob = attended.log_prob;
-      out.entropy = attended.entropy;
-    }
+    if (has_attention()) context = attend(top, memory, out);
     state.feed = torch::tanh(combine_(torch::cat({context, top}, /*dim=*/1)));
     out.features = state.feed;
   } else {

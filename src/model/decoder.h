@@ -27,6 +27,11 @@
 
 namespace s2s::model {
 
+// Where attention sits in the decoder step (see above).
+enum class DecoderStyle { kBahdanau, kLuong };
+// The initial decoder state: a tanh projection of the encoder summary, or zeros.
+enum class Bridge { kTanh, kZero };
+
 struct DecoderOptions {
   DecoderOptions(int64_t vocab_size, int64_t emb_size, int64_t hidden_size, int64_t encoder_size)
       : vocab_size_(vocab_size),
@@ -37,10 +42,10 @@ struct DecoderOptions {
   TORCH_ARG(int64_t, emb_size);
   TORCH_ARG(int64_t, hidden_size);
   TORCH_ARG(int64_t, encoder_size);  // size of one encoder state (2 x encoder hidden)
-  TORCH_ARG(std::string, style) = "bahdanau";
+  TORCH_ARG(DecoderStyle, style) = DecoderStyle::kBahdanau;
   TORCH_ARG(int64_t, layers) = 1;
   TORCH_ARG(double, dropout) = 0.0;
-  TORCH_ARG(std::string, bridge) = "tanh";
+  TORCH_ARG(Bridge, bridge) = Bridge::kTanh;
   TORCH_ARG(int64_t, pad_id) = 0;
   TORCH_ARG(std::optional<AttentionOptions>, attention) = std::nullopt;  // nullopt = no attention
 };
@@ -88,6 +93,9 @@ class DecoderImpl : public torch::nn::Module {
   Attention attention{nullptr};
 
  private:
+  // query [B, Dq] -> context [B, C]; the attention weights (and hard-attention terms) go to `out`.
+  torch::Tensor attend(const torch::Tensor& query, const DecoderMemory& memory, StepOutput& out);
+
   DecoderOptions options_;
   int64_t context_size_;
   torch::nn::Linear bridge_{nullptr};   // tanh bridge: [B, 2He] -> [B, L * H]

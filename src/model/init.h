@@ -10,10 +10,23 @@
 #include <torch/torch.h>
 
 #include <string>
+#include <vector>
 
 namespace s2s::model {
 
-// scale: half-width of "uniform" or standard deviation of "normal"; unused by Xavier.
+// One initialization of a weight matrix; `scale` is the half-width of "uniform" or the standard
+// deviation of "normal", unused by Xavier.
+struct InitScheme {
+  const char* name;
+  void (*init)(torch::Tensor weight, double scale);
+};
+
+// The registry, in the order help texts and errors list it.
+const std::vector<InitScheme>& init_registry();
+std::vector<std::string> init_names();
+
+// Initializes every parameter of `model` with the scheme named `method` (TORCH_CHECK; config
+// validation rejects unknown names earlier).
 void initialize(torch::nn::Module& model, const std::string& method, double scale);
 
 }  // namespace s2s::model

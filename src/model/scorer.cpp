@@ -2,8 +2,7 @@
 
 #include <cmath>
 
-#include "config/config.h"
-#include "util/error.h"
+#include "util/strings.h"
 
 namespace s2s::model {
 namespace {
@@ -75,22 +74,64 @@ torch::Tensor BilinearScorerImpl::score(const torch::Tensor& query,
   return batched_dot(projected, query_layer_ ? query_layer_(query) : query);
 }
 
-const std::vector<std::string>& scorer_names() { return config::scorer_names(); }
+namespace {
 
-bool scorer_needs_equal_sizes(const std::string& name) {
-  return name == "dot" || name == "scaled_dot";
+template <class Scorer>
+std::shared_ptr<ScorerImpl> make(const ScorerOptions& o) {
+  return std::make_shared<Scorer>(o);
+}
+
+std::shared_ptr<ScorerImpl> make_dot(const ScorerOptions& o) {
+  return std::make_shared<DotScorerImpl>(o, /*scaled=*/false);
+}
+
+std::shared_ptr<ScorerImpl> make_scaled_dot(const ScorerOptions& o) {
+  return std::make_shared<DotScorerImpl>(o, /*scaled=*/true);
+}
+
+// Multiply-adds per head, A the additive hidden size, r the bilinear rank (see ScorerMacs).
+ScorerMacs additive_macs(const ScorerOptions& o) {  // W k once; U q per step; v^T tanh per pair
+  const int64_t a = o.hidden_size();
+  return {o.key_size() * a, o.query_size() * a, a};
+}
+
+ScorerMacs dot_macs(const ScorerOptions& o) {  // k^T q; the 1/sqrt(D) scale is folded into k
+  return {0, 0, o.key_size()};
+}
+
+ScorerMacs bilinear_macs(const ScorerOptions& o) {
+  if (o.rank() > 0) return {o.key_size() * o.rank(), o.query_size() * o.rank(), o.rank()};
+  return {o.key_size() * o.query_size(), 0, o.query_size()};  // (W^T k)^T q
+}
+
+}  // namespace
+
+const std::vector<ScorerSpec>& scorer_registry() {
+  static const std::vector<ScorerSpec> registry = {
+      {"additive", /*needs_equal_sizes=*/false, make<AdditiveScorerImpl>, additive_macs},
+      {"dot", /*needs_equal_sizes=*/true, make_dot, dot_macs},
+      {"scaled_dot", /*needs_equal_sizes=*/true, make_scaled_dot, dot_macs},
+      {"bilinear", /*needs_equal_sizes=*/false, make<BilinearScorerImpl>, bilinear_macs},
+  };
+  return registry;
+}
+
+std::vector<std::string> scorer_names() {
+  std::vector<std::string> names;
+  for (const auto& spec : scorer_registry()) names.emplace_back(spec.name);
+  return names;
+}
+
+const ScorerSpec& scorer_spec(const std::string& name) {
+  for (const auto& spec : scorer_registry()) {
+    if (name == spec.name) return spec;
+  }
+  TORCH_CHECK(false, "unknown attention scorer '", name,
+              "' (valid: ", util::join(scorer_names(), ", "), ")");
 }
 
 std::shared_ptr<ScorerImpl> make_scorer(const std::string& name, const ScorerOptions& options) {
-  if (name == "additive") return std::make_shared<AdditiveScorerImpl>(options);
-  if (name == "dot") return std::make_shared<DotScorerImpl>(options, /*scaled=*/false);
-  if (name == "scaled_dot") return std::make_shared<DotScorerImpl>(options, /*scaled=*/true);
-  if (name == "bilinear") return std::make_shared<BilinearScorerImpl>(options);
-  std::string valid;
-  for (const auto& n : scorer_names()) {
-    if (n != "none") valid += (valid.empty() ? "" : ", ") + n;
-  }
-  throw ConfigError("unknown attention scorer '" + name + "' (valid: " + valid + ")");
+  return scorer_spec(name).make(options);
 }
 
 }  // namespace s2s::model

@@ -1,7 +1,7 @@
 #pragma once
 // Attention scorers s(k, q): how well a key k matches a query q. One explicit registry
-// (make_scorer) builds them by name. Heads are folded into the batch dimension by the caller
-// (model/attention.h), so a scorer sees N = batch * heads rows.
+// (scorer_registry) names them and builds them. Heads are folded into the batch dimension by the
+// caller (model/attention.h), so a scorer sees N = batch * heads rows.
 //
 // Shapes: N rows, S source positions, Dk key size, Dq query size.
 //   keys   [N, S, Dk]  ->  project_keys  ->  projected [N, S, P]   (once per sentence)
@@ -72,10 +72,29 @@ class BilinearScorerImpl : public ScorerImpl {
   torch::nn::Linear query_layer_{nullptr};  // low rank only: q -> V q (r)
 };
 
-// The registry. "none" is not a scorer: the model then has no attention at all.
+// Multiply-adds of one head's scorer, the FLOP model of `s2s bench`: the key side per key
+// position (once per sentence), the query side per query (once per decoder step), and the
+// work per (query, key) pair.
+struct ScorerMacs {
+  int64_t per_key = 0, per_query = 0, per_pair = 0;
+};
+
+// One scorer of the registry: everything the rest of the code needs to know about it.
+struct ScorerSpec {
+  const char* name;
+  // Compares k and q directly, so needs Dk == Dq (the attention projects the query if not).
+  bool needs_equal_sizes;
+  std::shared_ptr<ScorerImpl> (*make)(const ScorerOptions& options);
+  ScorerMacs (*macs)(const ScorerOptions& options);
+};
+
+// The registry: every scorer, in the order help texts and errors list them. Adding a scorer
+// means a class above, one entry in scorer.cpp, its test and the README. The config value
+// "none" is not a scorer: such a model has no attention at all (config::uses_attention).
+const std::vector<ScorerSpec>& scorer_registry();
+// The entry named `name` (TORCH_CHECK; config validation rejects unknown names earlier).
+const ScorerSpec& scorer_spec(const std::string& name);
+std::vector<std::string> scorer_names();
 std::shared_ptr<ScorerImpl> make_scorer(const std::string& name, const ScorerOptions& options);
-const std::vector<std::string>& scorer_names();
-// True for scorers that compare k and q directly and so need Dk == Dq.
-bool scorer_needs_equal_sizes(const std::string& name);
 
 }  // namespace s2s::model

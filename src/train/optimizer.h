@@ -1,16 +1,30 @@
 #pragma once
-// The optimizer of a config (Adam or SGD) and its learning-rate setter, shared by the trainer
-// and the benchmark.
+// Optimizers, chosen by `training.optimizer` from one registry, and the learning-rate setter the
+// schedule uses. The trainer and the benchmark build theirs here.
 
 #include <torch/torch.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "config/config.h"
 
 namespace s2s::train {
 
+// One optimizer of the registry: its name and how a config builds it.
+struct OptimizerSpec {
+  const char* name;
+  std::unique_ptr<torch::optim::Optimizer> (*make)(const config::TrainingConfig& training,
+                                                   std::vector<torch::Tensor> params);
+};
+
+// The registry, in the order help texts and errors list it.
+const std::vector<OptimizerSpec>& optimizer_registry();
+std::vector<std::string> optimizer_names();
+
+// The optimizer named by training.optimizer (TORCH_CHECK; config validation rejects unknown
+// names earlier).
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingConfig& training,
                                                         std::vector<torch::Tensor> params);
 

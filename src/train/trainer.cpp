@@ -4,11 +4,12 @@
 #include <filesystem>
 
 #include "config/json_io.h"
+#include "eval/scores.h"
+#include "eval/splits.h"
 #include "eval/translate.h"
 #include "metrics/bleu.h"
 #include "model/build_model.h"
-#include "train/device.h"
-#include "train/loss.h"
+#include "run/device.h"
 #include "train/optimizer.h"
 #include "util/error.h"
 #include "util/logging.h"
@@ -26,14 +27,11 @@ double seconds_since(Clock::time_point start) {
 }  // namespace
 
 Trainer::Trainer(config::Config config, TrainOptions options)
-    : config_(std::move(config)),
-      options_(options),
-      paths_(config_.run_dir),
-      reinforce_(config_.training.reinforce) {
+    : config_(std::move(config)), options_(options), paths_(config_.run_dir), step_(config_) {
   config::validate_files(config_);
-  set_threads(config_.training.threads);
-  seed_everything(config_.seed);
-  device_ = resolve_device(config_.device);
+  run::set_threads(config_.training.threads);
+  run::seed_everything(config_.seed);
+  device_ = run::resolve_device(config_.device);
   prepare_run_dir();
   prepare_data();
   build_model();
@@ -63,46 +61,24 @@ void Trainer::prepare_run_dir() {
 }
 
 void Trainer::prepare_data() {
-  const auto& d = config_.data;
-  src_tokenizer_ = make_config_tokenizer(d);
-  tgt_tokenizer_ = make_config_tokenizer(d);
-  train_text_ = data::load_corpus("train", corpus_spec(d, d.train), *src_tokenizer_,
-                                  *tgt_tokenizer_, d.max_len);
-  // Validation keeps every pair (no length filter): its BLEU must cover the whole split.
-  valid_text_ = data::tokenize_corpus(data::read_corpus(corpus_spec(d, d.valid)), *src_tokenizer_,
-                                      *tgt_tokenizer_);
-  if (options_.resume) {
-    src_vocab_ = data::Vocab::load(paths_.src_vocab());
-    tgt_vocab_ = data::Vocab::load(paths_.tgt_vocab());
-  } else {
-    src_vocab_ = data::Vocab::build(train_text_.src, {d.src_min_freq, d.src_max_vocab});
-    tgt_vocab_ = data::Vocab::build(train_text_.tgt, {d.tgt_min_freq, d.tgt_max_vocab});
-    src_vocab_.save(paths_.src_vocab());
-    tgt_vocab_.save(paths_.tgt_vocab());
+  data_ = prepare_training_data(config_, options_.resume ? &paths_ : nullptr);
+  if (!options_.resume) {
+    data_.src_vocab.save(paths_.src_vocab());
+    data_.tgt_vocab.save(paths_.tgt_vocab());
   }
-  util::logger("data")->info("vocabulary: source {}, target {}", src_vocab_.size(),
-                             tgt_vocab_.size());
-  train_data_ = encode_corpus(train_text_, src_vocab_, tgt_vocab_);
-  valid_data_ = encode_corpus(valid_text_, src_vocab_, tgt_vocab_);
-  data::BatcherOptions b;
-  b.batch_size = config_.training.batch_size;
-  b.unit = data::parse_batch_unit(config_.training.batch_type);
-  b.seed = static_cast<uint64_t>(config_.seed);
-  b.bucket_batches = config_.training.bucket_batches;
-  batcher_ =
-      std::make_unique<data::Batcher>(train_data_.src_lengths(), train_data_.tgt_lengths(), b);
 }
 
 void Trainer::build_model() {
   const auto& reinforce = config_.training.reinforce;
-  model_ = model::build_model(config_.model, src_vocab_.size(), tgt_vocab_.size(), reinforce);
+  const int64_t src_size = data_.src_vocab.size(), tgt_size = data_.tgt_vocab.size();
+  model_ = model::build_model(config_.model, src_size, tgt_size, reinforce);
   model_->to(device_);
   optimizer_ = make_optimizer(config_.training, model_->parameters());
-  signature_ = model_signature(config_.model, src_vocab_.size(), tgt_vocab_.size(),
-                               model::has_learned_baseline(config_.model, reinforce));
+  signature_ = run::model_signature(config_.model, src_size, tgt_size,
+                                    model::has_learned_baseline(config_.model, reinforce));
   state_.learning_rate = config_.training.learning_rate;
   if (options_.resume) {
-    state_ = load_checkpoint(paths_.checkpoint("last"), *model_, optimizer_.get(), signature_);
+    state_ = run::load_checkpoint(paths_.checkpoint("last"), *model_, optimizer_.get(), signature_);
     model_->to(device_);  // loading puts tensors on the device they were saved from
     set_learning_rate(*optimizer_, state_.learning_rate);
   }
@@ -116,10 +92,10 @@ TrainSummary Trainer::train() {
   progress_ = std::make_unique<util::ProgressBar>(planned_steps());
   train_start_ = interval_start_ = Clock::now();
   while (!should_stop()) {
-    const auto batches = batcher_->epoch_batches(state_.epoch);
+    const auto batches = data_.batcher->epoch_batches(state_.epoch);
     while (!should_stop() && state_.epoch_batch < static_cast<int64_t>(batches.size())) {
-      const auto batch =
-          make_batch(train_data_, batches[static_cast<std::size_t>(state_.epoch_batch)], device_);
+      const auto& indices = batches[static_cast<std::size_t>(state_.epoch_batch)];
+      const auto batch = run::make_batch(data_.train, indices, device_);
       const double loss = train_step(batch);
       ++state_.step;
       ++state_.epoch_batch;
@@ -161,46 +137,26 @@ bool Trainer::should_stop() const {
 }
 
 int64_t Trainer::planned_steps() const {
-  const auto per_epoch = static_cast<int64_t>(batcher_->epoch_batches(0).size());
+  const auto per_epoch = static_cast<int64_t>(data_.batcher->epoch_batches(0).size());
   const int64_t by_epochs = per_epoch * config_.training.epochs;
   const int64_t max_steps = config_.training.max_steps;
   return max_steps > 0 ? std::min(max_steps, by_epochs) : by_epochs;
 }
 
-double Trainer::train_step(const Batch& batch) {
-  model_->train();
-  optimizer_->zero_grad();
-  // Leave-one-out REINFORCE decodes every sentence K times, each with its own attention samples.
-  const int64_t k = samples_attention() ? reinforce_.samples_per_sentence() : 1;
-  const auto tgt_out = repeat_rows(batch.tgt_out, k);
-  const auto out = model_->forward(repeat_rows(batch.src, k), repeat_rows(batch.src_lengths, k),
-                                   repeat_rows(batch.tgt_in, k), config_.training.teacher_forcing);
-  auto loss = sequence_loss(out.logits, out.token_index, tgt_out, config_.training.label_smoothing);
-  auto total = loss.loss;
-  if (samples_attention()) {
-    ReinforceStats stats;
-    const auto mask = tgt_out.ne(data::Vocab::kPad).to(loss.token_nll.dtype());
-    total = total + reinforce_.loss(loss.token_nll, mask, out, state_.baseline, &stats) /
-                        static_cast<double>(std::max<int64_t>(loss.tokens, 1));
-    interval_reinforce_.reward += stats.reward;
-    interval_reinforce_.baseline += stats.baseline;
-    interval_reinforce_.term_variance += stats.term_variance;
-    interval_reinforce_.entropy += stats.entropy;
-  }
-  const double value = loss.loss.item<double>();
-  if (!std::isfinite(value) || !std::isfinite(total.item<double>())) {
+double Trainer::train_step(const run::Batch& batch) {
+  const StepResult r = step_(model_, *optimizer_, batch, state_.baseline);
+  if (!r.finite) {
     progress_->clear();
     throw std::runtime_error("training diverged at step " + std::to_string(state_.step + 1) +
-                             ": the loss is " + std::to_string(value) +
+                             ": the loss is " + std::to_string(r.loss) +
                              "; the last good checkpoint is kept in " + paths_.checkpoints() +
                              " (try a lower training.learning_rate or training.clip_grad_norm)");
   }
-  total.backward();
-  if (config_.training.clip_grad_norm > 0) {
-    torch::nn::utils::clip_grad_norm_(model_->parameters(), config_.training.clip_grad_norm);
-  }
-  optimizer_->step();
-  return value;
+  interval_reinforce_.reward += r.reinforce.reward;
+  interval_reinforce_.baseline += r.reinforce.baseline;
+  interval_reinforce_.term_variance += r.reinforce.term_variance;
+  interval_reinforce_.entropy += r.reinforce.entropy;
+  return r.loss;
 }
 
 void Trainer::end_of_step(double loss, int64_t tokens) {
@@ -223,7 +179,7 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
                           {"lr", state_.learning_rate},
                           {"tgt_tokens_per_s", tokens_per_second},
                           {"elapsed_s", seconds_since(train_start_)}};
-  if (samples_attention()) log_reinforce(event);
+  if (config::samples_attention(config_.model)) log_reinforce(event);
   metrics_.write(event);
   interval_loss_ = 0.0;
   interval_steps_ = interval_tokens_ = 0;
@@ -231,47 +187,27 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
 }
 
 ValidationResult Trainer::validate() {
-  model_->eval();
   ValidationResult r;
-  {
-    torch::NoGradGuard no_grad;
-    double nll = 0.0;
-    int64_t tokens = 0;
-    const auto batch_size = static_cast<std::size_t>(config_.evaluation.batch_size);
-    for (std::size_t start = 0; start < valid_data_.size(); start += batch_size) {
-      std::vector<std::size_t> indices;
-      for (std::size_t i = start; i < std::min(start + batch_size, valid_data_.size()); ++i) {
-        indices.push_back(i);
-      }
-      const auto batch = make_batch(valid_data_, indices, device_);
-      const auto out = model_->forward(batch.src, batch.src_lengths, batch.tgt_in);
-      const auto loss =
-          sequence_loss(out.logits, out.token_index, batch.tgt_out, /*label_smoothing=*/0.0);
-      nll += loss.nll_sum;
-      tokens += loss.tokens;
-    }
-    r.loss = nll / static_cast<double>(std::max<int64_t>(tokens, 1));
-    r.ppl = std::exp(r.loss);
-  }
+  const auto forced = eval::teacher_forced_scores(
+      model_, data_.valid, config_.evaluation.batch_size, device_, /*keep_attention=*/false);
+  r.loss = forced.loss();
+  r.ppl = forced.perplexity();
   // Greedy search, as Joey NMT validates: the beam is for the final evaluation.
   auto options = eval::translate_options(config_.evaluation);
   options.search.beam_size = 1;
   options.search.keep_attention = config_.evaluation.replace_unk;
-  const eval::Translator translator(model_, src_vocab_, tgt_vocab_, *src_tokenizer_,
-                                    *tgt_tokenizer_, device_);
-  const auto translations = translator.translate_tokens(valid_text_.src, options);
-  std::vector<std::string> hypotheses;
-  for (const auto& t : translations) hypotheses.push_back(t.text);
-  metrics::BleuOptions bleu_options;
-  bleu_options.tokenize = config_.evaluation.bleu_tokenize;
-  bleu_options.lowercase = config_.evaluation.bleu_lowercase;
-  const auto bleu = metrics::corpus_bleu(hypotheses, valid_text_.tgt_raw, bleu_options);
+  const eval::Translator translator(model_, data_.src_vocab, data_.tgt_vocab, *data_.src_tokenizer,
+                                    *data_.tgt_tokenizer, device_);
+  const auto hypotheses = eval::texts(translator.translate_tokens(data_.valid_text.src, options));
+  const auto& references = data_.valid_text.tgt_raw;
+  const auto bleu =
+      metrics::corpus_bleu(hypotheses, references, eval::bleu_options(config_.evaluation));
   r.bleu = bleu.score;
   r.bleu_signature = bleu.signature();
   const auto n = std::min<std::size_t>(static_cast<std::size_t>(config_.training.num_samples),
                                        hypotheses.size());
   for (std::size_t i = 0; i < n; ++i) {
-    util::logger("valid")->info("example {}: {}", i + 1, valid_text_.tgt_raw[i]);
+    util::logger("valid")->info("example {}: {}", i + 1, references[i]);
     util::logger("valid")->info("  hypothesis: {}", hypotheses[i]);
   }
   return r;
@@ -334,7 +270,7 @@ void Trainer::validate_and_checkpoint() {
 }
 
 void Trainer::save(const std::string& name) {
-  save_checkpoint(paths_.checkpoint(name), *model_, optimizer_.get(), state_, signature_);
+  run::save_checkpoint(paths_.checkpoint(name), *model_, optimizer_.get(), state_, signature_);
 }
 
 }  // namespace s2s::train

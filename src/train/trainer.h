@@ -9,15 +9,13 @@
 #include <string>
 
 #include "config/config.h"
-#include "data/batcher.h"
-#include "data/corpus.h"
-#include "data/tokenizer.h"
-#include "data/vocab.h"
 #include "model/seq2seq.h"
-#include "train/batch.h"
-#include "train/checkpoint.h"
+#include "run/batch.h"
+#include "run/checkpoint.h"
+#include "run/run_dir.h"
 #include "train/reinforce.h"
-#include "train/run_dir.h"
+#include "train/train_step.h"
+#include "train/training_data.h"
 #include "util/metrics_log.h"
 #include "util/progress.h"
 
@@ -50,8 +48,7 @@ class Trainer {
   void prepare_run_dir();
   void prepare_data();
   void build_model();
-  double train_step(const Batch& batch);
-  bool samples_attention() const { return config_.model.attention.hard == "sample"; }
+  double train_step(const run::Batch& batch);
   void end_of_step(double loss, int64_t tokens);
   void log_reinforce(nlohmann::json& event);
   void validate_and_checkpoint();
@@ -64,21 +61,17 @@ class Trainer {
 
   config::Config config_;
   TrainOptions options_;
-  RunPaths paths_;
+  run::RunPaths paths_;
   torch::Device device_ = torch::kCPU;
-  std::unique_ptr<data::Tokenizer> src_tokenizer_, tgt_tokenizer_;
-  data::Vocab src_vocab_, tgt_vocab_;
-  data::TokenizedCorpus train_text_, valid_text_;
-  EncodedCorpus train_data_, valid_data_;
-  std::unique_ptr<data::Batcher> batcher_;
+  TrainingData data_;
   model::Seq2Seq model_{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  TrainStep step_;
   std::string signature_;
-  TrainingState state_;
+  run::TrainingState state_;
   TrainSummary summary_;
   util::MetricsLog metrics_;
   std::unique_ptr<util::ProgressBar> progress_;
-  Reinforce reinforce_;
   bool stop_ = false;
   int64_t last_validated_step_ = -1;
   // Running means since the last log line.

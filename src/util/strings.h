@@ -17,4 +17,9 @@ inline std::string join(const std::vector<std::string>& parts, std::string_view 
   return out;
 }
 
+// The first line of `message`: users get one line, never a LibTorch backtrace.
+inline std::string first_line(std::string_view message) {
+  return std::string(message.substr(0, message.find('\n')));
+}
+
 }  // namespace s2s::util

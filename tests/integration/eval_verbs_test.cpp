@@ -19,8 +19,8 @@
 #include "config/json_io.h"
 #include "data/vocab.h"
 #include "model/build_model.h"
-#include "train/checkpoint.h"
-#include "train/run_dir.h"
+#include "run/checkpoint.h"
+#include "run/run_dir.h"
 #include "util/error.h"
 
 namespace s2s::cli {
@@ -69,15 +69,15 @@ class EvalVerbsTest : public testing::Test {
     c.model.hidden_size = 8;
     c.model.attention.scorer = scorer;
     c.evaluation.max_len_extra = 2;
-    const train::RunPaths paths((dir_ / "run").string());
+    const run::RunPaths paths((dir_ / "run").string());
     config::save_config(c, paths.config());
     const auto src = data::Vocab::build({{"ein", "Haus", "zwei", "Hunde", ","}});
     const auto tgt = data::Vocab::build({{"a", "house", "two", "dogs", ","}});
     src.save(paths.src_vocab());
     tgt.save(paths.tgt_vocab());
     auto model = model::build_model(c.model, src.size(), tgt.size());
-    train::save_checkpoint(paths.checkpoint("best"), *model, nullptr, {},
-                           train::model_signature(c.model, src.size(), tgt.size()));
+    run::save_checkpoint(paths.checkpoint("best"), *model, nullptr, {},
+                         run::model_signature(c.model, src.size(), tgt.size()));
     return paths.dir;
   }
 
@@ -85,7 +85,7 @@ class EvalVerbsTest : public testing::Test {
 };
 
 TEST_F(EvalVerbsTest, EvaluateWritesHypothesesAndScores) {
-  EvaluateOptions options;
+  EvaluateArgs options;
   options.run = make_run("additive");
   options.beam = 2;
   options.json = true;
@@ -107,7 +107,7 @@ TEST_F(EvalVerbsTest, EvaluateWritesHypothesesAndScores) {
 }
 
 TEST_F(EvalVerbsTest, EvaluateTextWithoutAttention) {
-  EvaluateOptions options;
+  EvaluateArgs options;
   options.run = make_run("none");
   testing::internal::CaptureStdout();
   run_evaluate(options);
@@ -119,7 +119,7 @@ TEST_F(EvalVerbsTest, EvaluateTextWithoutAttention) {
 }
 
 TEST_F(EvalVerbsTest, UnconfiguredSplitNamesTheKey) {
-  EvaluateOptions options;
+  EvaluateArgs options;
   options.run = make_run("dot");
   options.split = "valid";
   try {
@@ -132,7 +132,7 @@ TEST_F(EvalVerbsTest, UnconfiguredSplitNamesTheKey) {
 
 TEST_F(EvalVerbsTest, BadAlignmentFileNamesLine) {
   write(dir_ / "test.align", "0-0\n0-0 9-9\n0-0\n");
-  EvaluateOptions options;
+  EvaluateArgs options;
   options.run = make_run("dot");
   try {
     run_evaluate(options);
@@ -143,7 +143,7 @@ TEST_F(EvalVerbsTest, BadAlignmentFileNamesLine) {
 }
 
 TEST_F(EvalVerbsTest, TranslateKeepsLinesAndOrder) {
-  TranslateOptions options;
+  TranslateArgs options;
   options.run = make_run("bilinear");
   std::istringstream input("ein Haus\n\nzwei Hunde\r\nunbekannt\n");
   auto* old = std::cin.rdbuf(input.rdbuf());
@@ -160,7 +160,7 @@ TEST_F(EvalVerbsTest, TranslateKeepsLinesAndOrder) {
 }
 
 TEST_F(EvalVerbsTest, AttentionWritesHeatmapsAndIndex) {
-  AttentionOptions options;
+  AttentionArgs options;
   options.run = make_run("additive");
   options.out = (dir_ / "heatmaps").string();
   options.limit = 2;
@@ -180,7 +180,7 @@ TEST_F(EvalVerbsTest, AttentionWritesHeatmapsAndIndex) {
 }
 
 TEST_F(EvalVerbsTest, AttentionRefusesModelWithoutAttention) {
-  AttentionOptions options;
+  AttentionArgs options;
   options.run = make_run("none");
   options.out = (dir_ / "heatmaps").string();
   try {

@@ -20,14 +20,6 @@ std::string read(const std::string& path) {
   return out.str();
 }
 
-TEST(HeatmapTest, QuotesFieldsWithCommaQuoteOrNewline) {
-  EXPECT_EQ(csv_field("Haus"), "Haus");
-  EXPECT_EQ(csv_field(","), "\",\"");
-  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-  EXPECT_EQ(csv_field("a\nb"), "\"a\nb\"");
-  EXPECT_EQ(csv_field(""), "");
-}
-
 TEST(HeatmapTest, CsvHasHeaderLabelsAndSixDecimals) {
   // 2 source tokens + </s>, 1 target token + </s>.
   const auto w = torch::tensor({0.25f, 0.5f, 0.25f, 0.0f, 1.0f / 3, 2.0f / 3}).view({2, 3});

@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "model/attention.h"
-#include "train/checkpoint.h"
+#include "run/checkpoint.h"
 
 namespace s2s {
 namespace {
@@ -21,8 +21,9 @@ class ReinforceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     torch::manual_seed(11);
-    attention_ = model::Attention(
-        model::AttentionOptions("additive", kQuery, kMemory).size(4).hard("sample"));
+    attention_ = model::Attention(model::AttentionOptions("additive", kQuery, kMemory)
+                                      .size(4)
+                                      .hard(model::HardAttention::kSample));
     attention_->to(torch::kDouble);
     attention_->train();
     memory_ = torch::randn({1, kLen, kMemory}, torch::kDouble);
@@ -106,8 +107,9 @@ TEST_F(ReinforceTest, BaselinesLowerVarianceAtLeastTwofold) {
 }
 
 TEST_F(ReinforceTest, ArgmaxIsDeterministicAndPicksTheLargestWeight) {
-  auto argmax =
-      model::Attention(model::AttentionOptions("additive", kQuery, kMemory).size(4).hard("argmax"));
+  auto argmax = model::Attention(model::AttentionOptions("additive", kQuery, kMemory)
+                                     .size(4)
+                                     .hard(model::HardAttention::kArgmax));
   argmax->to(torch::kDouble);
   const auto mask = torch::ones({1, kLen}, torch::kBool);
   const auto memory = argmax->prepare(memory_, mask);
@@ -121,8 +123,10 @@ TEST_F(ReinforceTest, ArgmaxIsDeterministicAndPicksTheLargestWeight) {
 }
 
 TEST_F(ReinforceTest, ExpectedContextReplacesSamplesAtRateP) {
-  auto mixed = model::Attention(
-      model::AttentionOptions("additive", kQuery, kMemory).size(4).hard("sample").p_expect(0.5));
+  auto mixed = model::Attention(model::AttentionOptions("additive", kQuery, kMemory)
+                                    .size(4)
+                                    .hard(model::HardAttention::kSample)
+                                    .p_expect(0.5));
   mixed->to(torch::kDouble);
   const int64_t rows = 4000;
   const auto out = mixed->forward(query_.expand({rows, kQuery}),
@@ -144,12 +148,12 @@ TEST_F(ReinforceTest, EvaluationUsesArgmaxByDefault) {
 TEST(ReinforceCheckpointTest, BaselineStateIsSaved) {
   const auto path = (std::filesystem::temp_directory_path() / "s2s_reinforce_ckpt.pt").string();
   torch::nn::Linear model(2, 1);
-  train::TrainingState state;
+  run::TrainingState state;
   state.baseline = -17.25;
   state.step = 42;
-  train::save_checkpoint(path, *model, nullptr, state, "sig");
+  run::save_checkpoint(path, *model, nullptr, state, "sig");
   torch::nn::Linear other(2, 1);
-  const auto loaded = train::load_checkpoint(path, *other, nullptr, "sig");
+  const auto loaded = run::load_checkpoint(path, *other, nullptr, "sig");
   EXPECT_DOUBLE_EQ(loaded.baseline, -17.25);
   EXPECT_EQ(loaded.step, 42);
   EXPECT_TRUE(torch::equal(model->weight, other->weight));

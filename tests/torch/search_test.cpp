@@ -61,10 +61,10 @@ std::vector<std::vector<int64_t>> random_sources(int64_t n) {
   return out;
 }
 
-train::Batch make_batch(const std::vector<std::vector<int64_t>>& sources) {
+run::Batch make_batch(const std::vector<std::vector<int64_t>>& sources) {
   std::vector<std::size_t> indices(sources.size());
   for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
-  return train::make_source_batch(sources, indices, torch::kCPU);
+  return run::make_source_batch(sources, indices, torch::kCPU);
 }
 
 // Teacher-forced log p(tokens </s> | source) and its attention [len + 1, m, S].
@@ -132,7 +132,9 @@ TEST_P(SearchTest, BeamSearchOfWidthOneEqualsGreedy) {
     for (std::size_t i = 0; i < sources.size(); ++i) {
       ASSERT_EQ(beam[i].size(), 1u);
       EXPECT_EQ(beam[i][0].tokens, greedy[i][0].tokens) << "sentence " << i;
-      EXPECT_EQ(beam[i][0].score, greedy[i][0].score) << "sentence " << i;
+      // The same log-probabilities, but from batches of other sizes once rows leave: matrix
+      // products of other shapes may round the last bits differently.
+      EXPECT_NEAR(beam[i][0].score, greedy[i][0].score, 1e-4) << "sentence " << i;
     }
   }
 }

@@ -1,9 +1,9 @@
-// The study experiments (eval/study.h): the scaling rows show Var(q.k) = D and a saturated
+// The study experiments (experiments/study.h): the scaling rows show Var(q.k) = D and a saturated
 // softmax without 1/sqrt(D), flat statistics with it; the deep stack explodes under N(0, 1),
 // vanishes under N(0, 0.01^2) and stays O(1) under Xavier; everything repeats from the seed.
 // No training here: training_study runs only from the CLI.
 
-#include "eval/study.h"
+#include "experiments/study.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace s2s::eval {
+namespace s2s::experiments {
 namespace {
 
 ScalingOptions small_scaling() {
@@ -149,4 +149,4 @@ TEST(StackStudyTest, XavierUniformVariance) {
 }
 
 }  // namespace
-}  // namespace s2s::eval
+}  // namespace s2s::experiments

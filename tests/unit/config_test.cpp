@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -185,8 +186,10 @@ TEST(ConfigTest, JsonRoundTrip) {
 class ConfigFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // One folder per process and test: ctest runs tests in parallel processes.
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     dir_ = std::filesystem::temp_directory_path() /
-           ("s2s_config_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+           ("s2s_config_test_" + std::to_string(::getpid()) + "_" + info->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

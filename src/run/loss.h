@@ -5,7 +5,7 @@
 
 #include <torch/torch.h>
 
-namespace s2s::train {
+namespace s2s::run {
 
 struct LossResult {
   torch::Tensor loss;       // scalar: mean label-smoothed cross-entropy per real token (backward)
@@ -20,4 +20,4 @@ struct LossResult {
 LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& token_index,
                          const torch::Tensor& targets, double label_smoothing);
 
-}  // namespace s2s::train
+}  // namespace s2s::run

@@ -18,7 +18,7 @@
 #include "data/vocab.h"
 #include "model/seq2seq.h"
 
-namespace s2s::train {
+namespace s2s::run {
 
 struct RunPaths {
   explicit RunPaths(std::string run_dir) : dir(std::move(run_dir)) {}
@@ -57,4 +57,4 @@ data::CorpusSpec corpus_spec(const config::DataConfig& data, const std::string& 
 // Tokenizers of a config: the same for training, evaluation and translation.
 std::unique_ptr<data::Tokenizer> make_config_tokenizer(const config::DataConfig& data);
 
-}  // namespace s2s::train
+}  // namespace s2s::run

@@ -1,4 +1,4 @@
-#include "train/checkpoint.h"
+#include "run/checkpoint.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/Generator.h>
@@ -8,8 +8,9 @@
 #include <mutex>
 
 #include "util/error.h"
+#include "util/strings.h"
 
-namespace s2s::train {
+namespace s2s::run {
 namespace {
 
 constexpr int64_t kFormatVersion = 1;
@@ -23,8 +24,6 @@ double read_scalar(torch::serialize::InputArchive& a, const std::string& key) {
   a.read(key, t);
   return t.item<double>();
 }
-
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 }  // namespace
 
@@ -107,9 +106,9 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
     s.baseline = read_scalar(archive, "baseline");
   } catch (const c10::Error& e) {
     throw InputError(path + ": checkpoint does not fit the model (" +
-                     first_line(e.what_without_backtrace()) + ")");
+                     util::first_line(e.what_without_backtrace()) + ")");
   }
   return s;
 }
 
-}  // namespace s2s::train
+}  // namespace s2s::run

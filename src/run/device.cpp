@@ -1,4 +1,4 @@
-#include "train/device.h"
+#include "run/device.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include "util/error.h"
 #include "util/logging.h"
 
-namespace s2s::train {
+namespace s2s::run {
 
 torch::Device resolve_device(const std::string& name) {
   if (name == "auto") return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
@@ -62,4 +62,4 @@ double check_blas_speed() {
   return gflops;
 }
 
-}  // namespace s2s::train
+}  // namespace s2s::run

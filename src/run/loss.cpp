@@ -1,8 +1,8 @@
-#include "train/loss.h"
+#include "run/loss.h"
 
 #include "data/vocab.h"
 
-namespace s2s::train {
+namespace s2s::run {
 
 LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& token_index,
                          const torch::Tensor& targets, double label_smoothing) {
@@ -28,4 +28,4 @@ LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& token
   return r;
 }
 
-}  // namespace s2s::train
+}  // namespace s2s::run

@@ -1,4 +1,4 @@
-#include "eval/study.h"
+#include "experiments/study.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -11,11 +11,11 @@
 #include "config/json_io.h"
 #include "eval/alignment.h"
 #include "eval/splits.h"
-#include "train/run_dir.h"
+#include "run/run_dir.h"
 #include "train/trainer.h"
 #include "util/error.h"
 
-namespace s2s::eval {
+namespace s2s::experiments {
 namespace {
 
 namespace fs = std::filesystem;
@@ -231,15 +231,15 @@ config::Config study_config(const TrainingStudyOptions& o, const TrainingSetting
 // Mean entropy and largest weight of the attention rows of the run's validation split, teacher
 // forced through its last checkpoint. attention per sentence: [T + 1, m, S + 1].
 void attention_stats(const std::string& run_dir, TrainingRow& row) {
-  auto run = train::load_run(run_dir, "last");
-  const auto split = load_split(run, "valid");
-  const auto encoded = train::encode_corpus(split.corpus, run.src_vocab, run.tgt_vocab);
-  const auto forced = teacher_forced_scores(run.model, encoded, run.config.evaluation.batch_size,
-                                            run.device, /*keep_attention=*/true);
-  EntropyStats entropy;
+  auto run = run::load_run(run_dir, "last");
+  const auto split = eval::load_split(run, "valid");
+  const auto encoded = run::encode_corpus(split.corpus, run.src_vocab, run.tgt_vocab);
+  const auto forced = eval::teacher_forced_scores(
+      run.model, encoded, run.config.evaluation.batch_size, run.device, /*keep_attention=*/true);
+  eval::EntropyStats entropy;
   double max_sum = 0.0;
   for (const auto& a : forced.attention) {
-    entropy += attention_entropy(a);
+    entropy += eval::attention_entropy(a);
     // Largest weight of each head, averaged over heads, summed over target steps.
     max_sum += a.amax(/*dim=*/2).mean(/*dim=*/1).sum().item<double>();
   }
@@ -281,4 +281,4 @@ std::vector<TrainingRow> training_study(const TrainingStudyOptions& options) {
   return rows;
 }
 
-}  // namespace s2s::eval
+}  // namespace s2s::experiments

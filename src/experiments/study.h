@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace s2s::eval {
+namespace s2s::experiments {
 
 // ---- scaling -------------------------------------------------------------------------------
 
@@ -130,4 +130,4 @@ struct TrainingRow {
 // checkpoint, teacher-forced on the validation split.
 std::vector<TrainingRow> training_study(const TrainingStudyOptions& options);
 
-}  // namespace s2s::eval
+}  // namespace s2s::experiments

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace s2s::train {
+namespace s2s::run {
 
 // "auto" picks CUDA when available. Asking for CUDA on a machine without it is a ConfigError.
 torch::Device resolve_device(const std::string& name);
@@ -22,4 +22,4 @@ void set_threads(int64_t threads);
 // leaves the thread count as it found it.
 double check_blas_speed();
 
-}  // namespace s2s::train
+}  // namespace s2s::run

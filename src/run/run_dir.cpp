@@ -1,14 +1,14 @@
-#include "train/run_dir.h"
+#include "run/run_dir.h"
 
 #include <filesystem>
 
 #include "config/json_io.h"
 #include "model/build_model.h"
-#include "train/checkpoint.h"
-#include "train/device.h"
+#include "run/checkpoint.h"
+#include "run/device.h"
 #include "util/error.h"
 
-namespace s2s::train {
+namespace s2s::run {
 
 std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_size,
                             int64_t tgt_vocab_size, bool learned_baseline) {
@@ -60,4 +60,4 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   return run;
 }
 
-}  // namespace s2s::train
+}  // namespace s2s::run

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace s2s::train {
+namespace s2s::run {
 
 // Where training stands; everything needed to resume exactly.
 struct TrainingState {
@@ -34,4 +34,4 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
                               torch::optim::Optimizer* optimizer,
                               const std::string& model_signature);
 
-}  // namespace s2s::train
+}  // namespace s2s::run

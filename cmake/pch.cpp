@@ -1,0 +1,1 @@
+// Compiled only to build the precompiled <torch/torch.h> that the torch layers reuse.

@@ -1,0 +1,51 @@
+#include "eval/scores.h"
+
+#include "run/batch.h"
+
+namespace s2s::eval {
+namespace {
+
+void score_attention(const ForcedScores& forced, const std::vector<Alignment>& gold,
+                     SplitScores& scores) {
+  EntropyStats entropy;
+  std::optional<AerCounts> aer;
+  if (!gold.empty()) aer.emplace();
+  for (std::size_t i = 0; i < forced.attention.size(); ++i) {
+    entropy += attention_entropy(forced.attention[i]);
+    if (aer) *aer += aer_counts(predicted_alignment(forced.attention[i]), gold[i]);
+  }
+  scores.entropy = entropy;
+  scores.aer = aer;
+}
+
+}  // namespace
+
+metrics::BleuOptions bleu_options(const config::EvaluationConfig& e) {
+  metrics::BleuOptions o;
+  o.tokenize = e.bleu_tokenize;
+  o.lowercase = e.bleu_lowercase;
+  return o;
+}
+
+metrics::ChrfOptions chrf_options(const config::EvaluationConfig& e) {
+  metrics::ChrfOptions o;
+  o.lowercase = e.bleu_lowercase;
+  return o;
+}
+
+SplitScores score_split(run::LoadedRun& run, const Split& split,
+                        const std::vector<std::string>& hypotheses) {
+  SplitScores scores;
+  const auto& references = split.corpus.tgt_raw;
+  scores.bleu = metrics::corpus_bleu(hypotheses, references, bleu_options(run.config.evaluation));
+  scores.chrf = metrics::corpus_chrf(hypotheses, references, chrf_options(run.config.evaluation));
+  const auto gold = load_split_alignments(split);
+  const bool attention = run.model->decoder->has_attention();
+  const auto encoded = run::encode_corpus(split.corpus, run.src_vocab, run.tgt_vocab);
+  scores.forced = teacher_forced_scores(run.model, encoded, run.config.evaluation.batch_size,
+                                        run.device, attention);
+  if (attention) score_attention(scores.forced, gold, scores);
+  return scores;
+}
+
+}  // namespace s2s::eval

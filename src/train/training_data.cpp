@@ -1,0 +1,37 @@
+#include "train/training_data.h"
+
+#include "util/logging.h"
+
+namespace s2s::train {
+
+TrainingData prepare_training_data(const config::Config& config,
+                                   const run::RunPaths* vocabularies) {
+  const auto& d = config.data;
+  TrainingData t;
+  t.src_tokenizer = run::make_config_tokenizer(d);
+  t.tgt_tokenizer = run::make_config_tokenizer(d);
+  t.train_text = data::load_corpus("train", run::corpus_spec(d, d.train), *t.src_tokenizer,
+                                   *t.tgt_tokenizer, d.max_len);
+  t.valid_text = data::tokenize_corpus(data::read_corpus(run::corpus_spec(d, d.valid)),
+                                       *t.src_tokenizer, *t.tgt_tokenizer);
+  if (vocabularies != nullptr) {
+    t.src_vocab = data::Vocab::load(vocabularies->src_vocab());
+    t.tgt_vocab = data::Vocab::load(vocabularies->tgt_vocab());
+  } else {
+    t.src_vocab = data::Vocab::build(t.train_text.src, {d.src_min_freq, d.src_max_vocab});
+    t.tgt_vocab = data::Vocab::build(t.train_text.tgt, {d.tgt_min_freq, d.tgt_max_vocab});
+  }
+  util::logger("data")->info("vocabulary: source {}, target {}", t.src_vocab.size(),
+                             t.tgt_vocab.size());
+  t.train = run::encode_corpus(t.train_text, t.src_vocab, t.tgt_vocab);
+  t.valid = run::encode_corpus(t.valid_text, t.src_vocab, t.tgt_vocab);
+  data::BatcherOptions b;
+  b.batch_size = config.training.batch_size;
+  b.unit = data::parse_batch_unit(config.training.batch_type);
+  b.seed = static_cast<uint64_t>(config.seed);
+  b.bucket_batches = config.training.bucket_batches;
+  t.batcher = std::make_unique<data::Batcher>(t.train.src_lengths(), t.train.tgt_lengths(), b);
+  return t;
+}
+
+}  // namespace s2s::train

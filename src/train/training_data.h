@@ -1,0 +1,31 @@
+#pragma once
+// The data a training reads, prepared once by the same steps for the trainer and the
+// benchmark: read -> tokenize -> filter (train only) -> vocabularies -> ids -> batcher.
+
+#include <memory>
+
+#include "config/config.h"
+#include "data/batcher.h"
+#include "data/corpus.h"
+#include "data/tokenizer.h"
+#include "data/vocab.h"
+#include "run/batch.h"
+#include "run/run_dir.h"
+
+namespace s2s::train {
+
+struct TrainingData {
+  std::unique_ptr<data::Tokenizer> src_tokenizer, tgt_tokenizer;
+  data::Vocab src_vocab, tgt_vocab;
+  data::TokenizedCorpus train_text;  // pairs longer than data.max_len filtered out
+  data::TokenizedCorpus valid_text;  // every pair: validation BLEU covers the whole split
+  run::EncodedCorpus train, valid;
+  std::unique_ptr<data::Batcher> batcher;  // the training batches of every epoch
+};
+
+// Builds the vocabularies from the training split, or reads them from `vocabularies` (the run
+// directory of a resumed training) when given.
+TrainingData prepare_training_data(const config::Config& config,
+                                   const run::RunPaths* vocabularies = nullptr);
+
+}  // namespace s2s::train
