@@ -7,6 +7,7 @@
 #include "eval/heatmap.h"
 #include "eval/splits.h"
 #include "eval/translate.h"
+#include "run/manifest.h"
 #include "run/run_dir.h"
 #include "util/error.h"
 #include "util/logging.h"
@@ -58,7 +59,7 @@ void setup_attention(CLI::App& app) {
   add_split_option(sub, args->split);
   sub->add_option("--out", args->out, "Output directory for the CSVs and index.jsonl")->required();
   sub->add_option("--limit", args->limit, "Heatmaps for the first N sentences")
-      ->check(CLI::PositiveNumber)
+      ->check(integer_in(1))
       ->capture_default_str();
   sub->callback([args] { run_attention(*args); });
 }
@@ -71,8 +72,11 @@ void run_attention(const AttentionArgs& args) {
   const auto split = eval::load_split(run, args.split);
   const auto translate = decode_options(run, args);
   const auto n = std::min(split.corpus.size(), static_cast<std::size_t>(args.limit));
-  const std::vector<std::vector<std::string>> sources(
+  const std::vector<std::vector<std::string>> first(
       split.corpus.src.begin(), split.corpus.src.begin() + static_cast<std::ptrdiff_t>(n));
+  const auto sources =
+      eval::bounded_sources(first, run.config.evaluation.max_src_len,
+                            [&](std::size_t i) { return eval::sentence_origin(split, i); });
   const auto translations = eval::Translator(run).translate_tokens(sources, translate);
 
   eval::HeatmapInfo info;
@@ -81,8 +85,11 @@ void run_attention(const AttentionArgs& args) {
   info.query = eval::decoder_query(run.config.model.decoder.style);
   const auto files =
       eval::write_heatmaps(args.out, heatmap_sentences(run, split, translations), info);
-  util::logger("eval")->info("wrote {} heatmaps of {} sentences and index.jsonl to {}", files, n,
-                             args.out);
+  std::vector<std::string> paths;
+  for (const auto& f : files) paths.push_back(args.out + "/" + f);
+  run::record_files_inside(args.run, paths);
+  util::logger("eval")->info("wrote {} heatmaps of {} sentences and index.jsonl to {}",
+                             files.size() - 1, n, args.out);
 }
 
 }  // namespace s2s::cli

@@ -50,7 +50,7 @@ void check_options(const BenchArgs& o) {
   if (o.steps < 1) fail("--steps", ">= 1", o.steps);
   if (o.warmup < 0) fail("--warmup", ">= 0", o.warmup);
   if (o.decode_sentences < 0) fail("--decode-sentences", ">= 0", o.decode_sentences);
-  if (o.beam < 1) fail("--beam", ">= 1", o.beam);
+  if (o.beam < 1 || o.beam > config::kMaxBeamSize) fail("--beam", "in [1, 100]", o.beam);
   if (!o.weights.empty() && !std::filesystem::is_regular_file(o.weights)) {
     throw InputError("--weights: checkpoint not found: " + o.weights);
   }

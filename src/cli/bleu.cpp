@@ -23,6 +23,9 @@ void check_files(const BleuArgs& args, const std::vector<std::string>& hyps,
                      args.ref + "' has " + std::to_string(refs.size()) +
                      "; hypotheses and references must pair up line by line");
   }
+  if (refs.empty()) {
+    throw InputError("'" + args.hyp + "' and '" + args.ref + "' hold no lines: nothing to score");
+  }
   for (std::size_t i = 0; i < refs.size(); ++i) {
     if (refs[i].empty()) {
       throw InputError("'" + args.ref + "' line " + std::to_string(i + 1) +

@@ -11,6 +11,7 @@
 #include "eval/scores.h"
 #include "eval/splits.h"
 #include "eval/translate.h"
+#include "run/manifest.h"
 #include "run/run_dir.h"
 #include "util/fs.h"
 #include "util/logging.h"
@@ -74,14 +75,17 @@ void run_evaluate(const EvaluateArgs& args) {
   const auto split = eval::load_split(run, args.split);
   const auto translate = decode_options(run, args);
 
-  const auto hyps =
-      eval::texts(eval::Translator(run).translate_tokens(split.corpus.src, translate));
+  const auto sources =
+      eval::bounded_sources(split.corpus.src, run.config.evaluation.max_src_len,
+                            [&](std::size_t i) { return eval::sentence_origin(split, i); });
+  const auto hyps = eval::texts(eval::Translator(run).translate_tokens(sources, translate));
   const SplitScores scores = eval::score_split(run, split, hyps);
 
   const run::RunPaths paths(args.run);
   const auto json = scores_json(args, split, translate.search.beam_size, scores);
   util::write_file_atomic(paths.dir + "/" + split.name + ".hyp", join_lines(hyps));
   util::write_file_atomic(paths.dir + "/" + split.name + ".scores.json", json.dump(1) + "\n");
+  run::record_files(paths.dir, {split.name + ".hyp", split.name + ".scores.json"});
   util::logger("eval")->info("wrote {}/{}.hyp and {}.scores.json", paths.dir, split.name,
                              split.name);
   std::cout << (args.json ? json.dump(/*indent=*/1) + "\n" : scores_text(scores));

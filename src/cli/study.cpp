@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -125,6 +126,14 @@ void print_training_legend(const experiments::TrainingStudyOptions& o) {
             << "; validation split: greedy BLEU, teacher-forced loss and attention\n\n";
 }
 
+void check_csv(const std::string& path) {
+  if (path.empty()) return;
+  const auto folder = std::filesystem::path(path).parent_path();
+  if (!folder.empty() && !std::filesystem::is_directory(folder)) {
+    throw UserError("--csv: folder not found: " + folder.string());
+  }
+}
+
 }  // namespace
 
 void setup_study(CLI::App& app) {
@@ -174,6 +183,7 @@ void setup_study(CLI::App& app) {
 }
 
 void check_options(const StudyScalingArgs& o) {
+  check_csv(o.csv);
   const auto& s = o.study;
   if (s.dims.empty()) throw UserError("--dims: give at least one dimension");
   for (const int64_t d : s.dims) {
@@ -184,6 +194,7 @@ void check_options(const StudyScalingArgs& o) {
 }
 
 void check_options(const StudyInitArgs& o) {
+  check_csv(o.csv);
   const auto& s = o.stack;
   if (s.depth < 1) throw UserError("--depth: must be >= 1, got " + std::to_string(s.depth));
   if (s.width < 1) throw UserError("--width: must be >= 1, got " + std::to_string(s.width));

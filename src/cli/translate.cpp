@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/splits.h"
 #include "eval/translate.h"
 #include "run/run_dir.h"
 #include "util/error.h"
@@ -49,7 +50,9 @@ void setup_translate(CLI::App& app) {
 void run_translate(const TranslateArgs& args) {
   const auto run = run::load_run(args.run, args.checkpoint);
   const auto translate = decode_options(run, args);
-  const auto sources = tokenize_lines(read_stdin_lines(), *run.src_tokenizer);
+  const auto sources = eval::bounded_sources(
+      tokenize_lines(read_stdin_lines(), *run.src_tokenizer), run.config.evaluation.max_src_len,
+      [](std::size_t i) { return "stdin:" + std::to_string(i + 1); });
   for (const auto& t : eval::Translator(run).translate_tokens(sources, translate)) {
     std::cout << t.text << '\n';
   }

@@ -1,5 +1,8 @@
 #include "cli/verbs.h"
 
+#include <charconv>
+#include <cstdint>
+
 #include "cli/attention.h"
 #include "cli/bench.h"
 #include "cli/bleu.h"
@@ -7,6 +10,7 @@
 #include "cli/study.h"
 #include "cli/train.h"
 #include "cli/translate.h"
+#include "config/config.h"
 #include "eval/splits.h"
 
 namespace s2s::cli {
@@ -21,13 +25,30 @@ void setup_verbs(CLI::App& app) {
   setup_bench(app);
 }
 
+CLI::Validator integer_in(int64_t min, int64_t max) {
+  const std::string rule = max == INT64_MAX
+                               ? ">= " + std::to_string(min)
+                               : "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        int64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (text.empty() || ec != std::errc() || ptr != end || value < min || value > max) {
+          return "must be an integer " + rule + ", got '" + text + "'";
+        }
+        return "";
+      },
+      "INT " + rule);
+}
+
 void add_run_options(CLI::App* sub, RunArgs& args) {
   sub->add_option("--run", args.run, "Run directory")->required();
   sub->add_option("--checkpoint", args.checkpoint, "Checkpoint to load")
       ->check(CLI::IsMember({"best", "last"}))
       ->capture_default_str();
   sub->add_option("--beam", args.beam, "Beam size (default: the run's evaluation.beam_size)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, config::kMaxBeamSize));
 }
 
 void add_split_option(CLI::App* sub, std::string& split) {

@@ -15,6 +15,10 @@ namespace s2s::cli {
 // Registers every verb on `app`.
 void setup_verbs(CLI::App& app);
 
+// Checks that an option's text is an integer in [min, max]: "--beam must be an integer >= 1,
+// got 'five'" instead of CLI11's range message.
+CLI::Validator integer_in(int64_t min, int64_t max = INT64_MAX);
+
 // What the verbs that decode with a trained run (evaluate, translate, attention) share.
 struct RunArgs {
   std::string run;                  // run directory

@@ -98,6 +98,8 @@ struct TrainingConfig {
   double min_lr = 1e-6;                  // plateau: never below this
   int64_t validate_every = 0;            // validate every N steps; 0 = at the end of each epoch
   int64_t log_every = 50;                // log training loss every N steps
+  int64_t checkpoint_every = 0;          // also save last.pt every N steps; 0 = off
+  double checkpoint_every_minutes = 10;  // also save last.pt every N minutes; 0 = off
   std::string early_stopping_metric = "bleu";  // "bleu", "loss" or "ppl"
   int64_t patience = 0;       // stop after N validations without improvement; 0 = off
   int64_t num_samples = 3;    // sample translations printed at each validation
@@ -116,6 +118,7 @@ struct EvaluationConfig {
   std::string bleu_tokenize = "13a";  // sacreBLEU tokenizer: 13a | none | char | intl
   bool bleu_lowercase = false;        // case-insensitive BLEU
   int64_t heatmaps = 5;               // attention CSVs written for the first N test sentences
+  int64_t max_src_len = 250;          // decoding cuts longer sources to this many tokens
 };
 
 struct Config {
@@ -218,6 +221,8 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("min_lr", c.min_lr);
   v("validate_every", c.validate_every);
   v("log_every", c.log_every);
+  v("checkpoint_every", c.checkpoint_every);
+  v("checkpoint_every_minutes", c.checkpoint_every_minutes);
   v("early_stopping_metric", c.early_stopping_metric);
   v("patience", c.patience);
   v("num_samples", c.num_samples);
@@ -237,6 +242,7 @@ void visit_fields(V& v, EvaluationConfig& c) {
   v("bleu_tokenize", c.bleu_tokenize);
   v("bleu_lowercase", c.bleu_lowercase);
   v("heatmaps", c.heatmaps);
+  v("max_src_len", c.max_src_len);
 }
 
 template <class V>
@@ -264,6 +270,10 @@ bool uses_attention(const ModelConfig& model);
 // True for hard attention that samples its positions in training (model.attention.hard =
 // "sample"), which REINFORCE then trains.
 bool samples_attention(const ModelConfig& model);
+
+// The largest beam evaluation.beam_size and --beam accept: beyond it the work per sentence
+// grows with no gain in quality.
+constexpr int64_t kMaxBeamSize = 100;
 
 // Checks every range and choice rule, one per line; throws ConfigError naming the key.
 void validate(const Config& config);

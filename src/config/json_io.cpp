@@ -245,6 +245,74 @@ std::string line_and_column(const std::string& text, std::size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+// Where a key of a JSON text stands: its full path ("training.learning_rate"), its line and,
+// when its value is a number, the number's text and whether it overflows a double.
+struct KeySite {
+  std::string path;
+  std::size_t line = 0;
+  std::string number;
+  bool overflows = false;
+};
+
+// Every key of a JSON text that json::parse accepted (or rejected only for a number out of
+// range), in order. nlohmann keeps the last of duplicate keys and reports neither duplicates
+// nor where an overflowing number stands, so this small scan of the text does.
+std::vector<KeySite> scan_keys(const std::string& text) {
+  struct Frame {
+    bool object;
+    std::string path, key;  // the object's own path; the key whose value comes next
+  };
+  std::vector<Frame> frames;
+  std::vector<KeySite> sites;
+  std::size_t line = 1;
+  const auto value_path = [&] {
+    if (frames.empty()) return std::string();
+    const auto& f = frames.back();
+    return f.object ? join_key(f.path, f.key) : f.path + "[]";
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '{' || c == '[') {
+      frames.push_back({c == '{', value_path(), ""});
+    } else if ((c == '}' || c == ']') && !frames.empty()) {
+      frames.pop_back();
+    } else if (c == '"') {
+      std::string str;
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) ++i;
+        str += text[i];
+      }
+      std::size_t next = text.find_first_not_of(" \t\r\n", i + 1);
+      if (next != std::string::npos && text[next] == ':' && !frames.empty() &&
+          frames.back().object) {
+        frames.back().key = str;
+        sites.push_back({join_key(frames.back().path, str), line, "", false});
+      }
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      const std::size_t end = text.find_first_of(",}] \t\r\n", i);
+      const std::string number = text.substr(i, end - i);
+      if (!sites.empty()) {
+        sites.back().number = number;
+        sites.back().overflows = !std::isfinite(std::strtod(number.c_str(), nullptr));
+      }
+      i = (end == std::string::npos ? text.size() : end) - 1;
+    }
+  }
+  return sites;
+}
+
+void reject_duplicate_keys(const std::vector<KeySite>& sites, const std::string& origin) {
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (sites[j].path != sites[i].path) continue;
+      throw ConfigError(origin + ": duplicate key '" + sites[i].path + "' at lines " +
+                        std::to_string(sites[j].line) + " and " + std::to_string(sites[i].line));
+    }
+  }
+}
+
 }  // namespace
 
 std::string closest_key(const std::string& key, const std::vector<std::string>& candidates) {
@@ -296,6 +364,9 @@ void apply_override(Config& config, const std::string& assignment) {
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  if (std::filesystem::is_directory(path)) {
+    throw ConfigError(path + ": is a directory, not a config file");
+  }
   if (!std::filesystem::is_regular_file(path)) {
     throw ConfigError(path + ": config file not found");
   }
@@ -306,7 +377,18 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   } catch (const json::parse_error& e) {
     throw ConfigError(path + ": invalid JSON at " +
                       line_and_column(text, e.byte > 0 ? e.byte - 1 : 0));
+  } catch (const json::exception&) {
+    // nlohmann reports a number beyond double (1e999) without saying where: find it.
+    const auto keys = scan_keys(text);
+    for (const auto& k : keys) {
+      if (k.overflows) {
+        throw ConfigError(path + ":" + std::to_string(k.line) + ": " + k.path +
+                          ": number out of range (" + k.number + ")");
+      }
+    }
+    throw ConfigError(path + ": a number is out of range");
   }
+  reject_duplicate_keys(scan_keys(text), path);
   Config config = config_from_json(j, path);
   for (const auto& assignment : overrides) apply_override(config, assignment);
   validate(config);

@@ -122,6 +122,10 @@ void validate_training(const TrainingConfig& t) {
   require(t.validate_every >= 0, "training.validate_every", "must be >= 0 (0 = each epoch)",
           t.validate_every);
   require(t.log_every >= 1, "training.log_every", "must be >= 1", t.log_every);
+  require(t.checkpoint_every >= 0, "training.checkpoint_every", "must be >= 0 (0 = off)",
+          t.checkpoint_every);
+  require(t.checkpoint_every_minutes >= 0, "training.checkpoint_every_minutes",
+          "must be >= 0 (0 = off)", t.checkpoint_every_minutes);
   require_choice("training.early_stopping_metric", t.early_stopping_metric,
                  {"bleu", "loss", "ppl"});
   require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);
@@ -144,7 +148,8 @@ void validate_training(const TrainingConfig& t) {
 }
 
 void validate_evaluation(const EvaluationConfig& e) {
-  require(e.beam_size >= 1, "evaluation.beam_size", "must be >= 1", e.beam_size);
+  require(e.beam_size >= 1 && e.beam_size <= kMaxBeamSize, "evaluation.beam_size",
+          "must be in [1, 100]", e.beam_size);
   require(e.length_penalty >= 0, "evaluation.length_penalty", "must be >= 0", e.length_penalty);
   require(e.n_best >= 1 && e.n_best <= e.beam_size, "evaluation.n_best",
           "must be in [1, evaluation.beam_size]", e.n_best);
@@ -153,6 +158,7 @@ void validate_evaluation(const EvaluationConfig& e) {
   require(e.batch_size >= 1, "evaluation.batch_size", "must be >= 1", e.batch_size);
   require_choice("evaluation.bleu_tokenize", e.bleu_tokenize, {"13a", "none", "char", "intl"});
   require(e.heatmaps >= 0, "evaluation.heatmaps", "must be >= 0", e.heatmaps);
+  require(e.max_src_len >= 1, "evaluation.max_src_len", "must be >= 1", e.max_src_len);
 }
 
 void require_corpus(const DataConfig& d, const char* key, const std::string& path, bool needed) {

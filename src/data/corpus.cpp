@@ -1,5 +1,6 @@
 #include "data/corpus.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -67,7 +68,11 @@ std::vector<std::string> read_lines(const std::string& path) {
     const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
     std::string_view line = text.substr(start, end - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    std::size_t bad = 0;
+    std::size_t bad = line.find('\0');
+    if (bad != std::string_view::npos) {
+      throw InputError(where(path, lines.size() + 1) + "NUL byte at byte " +
+                       std::to_string(bad + 1) + " (not a text file?)");
+    }
     if (!util::is_valid_utf8(line, &bad)) {
       throw InputError(where(path, lines.size() + 1) + "invalid UTF-8 at byte " +
                        std::to_string(bad + 1));
@@ -99,8 +104,12 @@ std::vector<SentencePair> read_tsv(const std::string& path) {
       throw InputError(where(path, i + 1) + "expected source<TAB>target");
     }
     const std::size_t tab2 = line.find('\t', tab + 1);
-    const std::size_t tgt_len = tab2 == std::string::npos ? std::string::npos : tab2 - tab - 1;
-    pairs.push_back({line.substr(0, tab), line.substr(tab + 1, tgt_len), i + 1});
+    if (tab2 != std::string::npos) {
+      const auto columns = 1 + std::count(line.begin(), line.end(), '\t');
+      throw InputError(where(path, i + 1) + "expected 2 tab-separated columns, found " +
+                       std::to_string(columns) + " (keep the first two: cut -f1,2)");
+    }
+    pairs.push_back({line.substr(0, tab), line.substr(tab + 1), i + 1});
   }
   return pairs;
 }

@@ -13,8 +13,9 @@
 namespace s2s::data {
 
 // Reads a UTF-8 text file whole: strips one BOM, turns CRLF into LF, drops blank lines at the
-// end of the file only, and rejects invalid UTF-8 ("PATH:LINE: invalid UTF-8 at byte N", N the
-// 1-based byte within the line). Missing or unreadable files throw InputError naming the path.
+// end of the file only, and rejects invalid UTF-8 and NUL bytes ("PATH:LINE: invalid UTF-8 at
+// byte N", N the 1-based byte within the line). Missing or unreadable files throw InputError naming
+// the path.
 std::vector<std::string> read_lines(const std::string& path);
 
 struct SentencePair {
@@ -22,8 +23,9 @@ struct SentencePair {
   std::size_t line = 0;  // 1-based line in the file(s) it came from
 };
 
-// `source<TAB>target[<TAB>ignored...]` per line (Tatoeba/manythings files carry a third
-// attribution column). An empty line yields an empty pair, which filtering then counts.
+// `source<TAB>target` per line; any other number of columns is an InputError naming the line
+// (Tatoeba/manythings files carry a third attribution column: cut -f1,2 drops it). An empty
+// line yields an empty pair, which filtering then counts.
 std::vector<SentencePair> read_tsv(const std::string& path);
 
 // Line i of `src_path` pairs with line i of `tgt_path`; differing line counts throw.

@@ -88,13 +88,14 @@ std::string heatmap_file_name(int64_t id, int64_t head) {
   return buffer;
 }
 
-int64_t write_heatmaps(const std::string& dir, const std::vector<HeatmapSentence>& sentences,
-                       const HeatmapInfo& info) {
+std::vector<std::string> write_heatmaps(const std::string& dir,
+                                        const std::vector<HeatmapSentence>& sentences,
+                                        const HeatmapInfo& info) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error) throw InputError(dir + ": cannot create directory (" + error.message() + ")");
   std::ostringstream index;
-  int64_t files = 0;
+  std::vector<std::string> files;
   for (const auto& s : sentences) {
     TORCH_CHECK(s.attention.defined() && s.attention.dim() == 3, "heatmap of sentence ", s.id,
                 " needs attention [T + 1, m, S + 1]");
@@ -103,7 +104,7 @@ int64_t write_heatmaps(const std::string& dir, const std::vector<HeatmapSentence
       util::write_file_atomic(dir + "/" + name,
                               heatmap_csv(s.source, s.target, s.attention.select(1, h)));
       index << index_line(name, s, h, info, "decoder_attention").dump() << '\n';
-      ++files;
+      files.push_back(name);
     }
     // Encoder self-attention: source x source, one file per head.
     for (int64_t h = 0; s.self_attention.defined() && h < s.self_attention.size(0); ++h) {
@@ -111,10 +112,11 @@ int64_t write_heatmaps(const std::string& dir, const std::vector<HeatmapSentence
       util::write_file_atomic(dir + "/" + name,
                               heatmap_csv(s.source, s.source, s.self_attention.select(0, h)));
       index << index_line(name, s, h, info, "encoder_self_attention").dump() << '\n';
-      ++files;
+      files.push_back(name);
     }
   }
   util::write_file_atomic(dir + "/index.jsonl", index.str());
+  files.emplace_back("index.jsonl");
   return files;
 }
 

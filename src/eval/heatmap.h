@@ -54,8 +54,9 @@ std::string heatmap_file_name(int64_t id, int64_t head);
 std::string self_attention_file_name(int64_t id, int64_t head);
 
 // Writes every sentence's CSVs into `dir` (created if missing) and `dir`/index.jsonl
-// (rewritten). Returns the number of CSV files written.
-int64_t write_heatmaps(const std::string& dir, const std::vector<HeatmapSentence>& sentences,
-                       const HeatmapInfo& info);
+// (rewritten). Returns the names of the files written, index.jsonl last.
+std::vector<std::string> write_heatmaps(const std::string& dir,
+                                        const std::vector<HeatmapSentence>& sentences,
+                                        const HeatmapInfo& info);
 
 }  // namespace s2s::eval

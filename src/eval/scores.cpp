@@ -1,6 +1,7 @@
 #include "eval/scores.h"
 
 #include "run/batch.h"
+#include "util/logging.h"
 
 namespace s2s::eval {
 namespace {
@@ -39,9 +40,24 @@ SplitScores score_split(run::LoadedRun& run, const Split& split,
   const auto& references = split.corpus.tgt_raw;
   scores.bleu = metrics::corpus_bleu(hypotheses, references, bleu_options(run.config.evaluation));
   scores.chrf = metrics::corpus_chrf(hypotheses, references, chrf_options(run.config.evaluation));
-  const auto gold = load_split_alignments(split);
+  // Teacher forcing scores the pairs within evaluation.max_src_len (eval/splits.h).
+  const auto keep = pairs_within(split.corpus, run.config.evaluation.max_src_len);
+  auto gold = load_split_alignments(split);
+  if (keep.size() < split.corpus.size()) {
+    util::logger("eval")->warn(
+        "{}: {} of {} pairs longer than evaluation.max_src_len = {} tokens left out of loss, "
+        "perplexity and AER",
+        split.name, split.corpus.size() - keep.size(), split.corpus.size(),
+        run.config.evaluation.max_src_len);
+    if (!gold.empty()) {
+      std::vector<Alignment> kept;
+      for (const auto i : keep) kept.push_back(gold[i]);
+      gold = std::move(kept);
+    }
+  }
   const bool attention = run.model->decoder->has_attention();
-  const auto encoded = run::encode_corpus(split.corpus, run.src_vocab, run.tgt_vocab);
+  const auto encoded =
+      run::encode_corpus(data::select_pairs(split.corpus, keep), run.src_vocab, run.tgt_vocab);
   scores.forced = teacher_forced_scores(run.model, encoded, run.config.evaluation.batch_size,
                                         run.device, attention);
   if (attention) score_attention(scores.forced, gold, scores);

@@ -79,6 +79,48 @@ std::vector<Alignment> load_split_alignments(const Split& split) {
   return gold;
 }
 
+std::vector<std::vector<std::string>> bounded_sources(
+    const std::vector<std::vector<std::string>>& sources, int64_t max_len,
+    const std::function<std::string(std::size_t)>& where) {
+  constexpr std::size_t kNamed = 5;  // cut lines named one by one; the rest are counted
+  const auto limit = static_cast<std::size_t>(max_len);
+  std::vector<std::vector<std::string>> out;
+  out.reserve(sources.size());
+  std::size_t cut = 0;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const auto& s = sources[i];
+    if (s.size() <= limit) {
+      out.push_back(s);
+      continue;
+    }
+    if (cut++ < kNamed) {
+      util::logger("eval")->warn(
+          "{}: source of {} tokens cut to its first {} (evaluation.max_src_len)", where(i),
+          s.size(), limit);
+    }
+    out.emplace_back(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(limit));
+  }
+  if (cut > kNamed) {
+    util::logger("eval")->warn("{} more sources cut to {} tokens (evaluation.max_src_len)",
+                               cut - kNamed, limit);
+  }
+  return out;
+}
+
+std::vector<std::size_t> pairs_within(const data::TokenizedCorpus& corpus, int64_t max_len) {
+  const auto limit = static_cast<std::size_t>(max_len);
+  std::vector<std::size_t> keep;
+  keep.reserve(corpus.size());
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    if (corpus.src[i].size() <= limit && corpus.tgt[i].size() <= limit) keep.push_back(i);
+  }
+  return keep;
+}
+
+std::string sentence_origin(const Split& split, std::size_t i) {
+  return split.description + ":" + std::to_string(split.corpus.lines[i]);
+}
+
 double ForcedScores::loss() const {
   return tokens == 0 ? 0.0 : nll_sum / static_cast<double>(tokens);
 }

@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,22 @@ Split load_split(const run::LoadedRun& run, const std::string& name);
 // The split's gold alignments, one per pair, checked against the tokenized pairs
 // (InputError "PATH:LINE: ..."); empty if the split has none.
 std::vector<Alignment> load_split_alignments(const Split& split);
+
+// Bounded work for unbounded inputs: decoding cuts a source longer than
+// evaluation.max_src_len tokens to its first max_src_len tokens, and teacher forcing (loss,
+// perplexity, attention for AER) leaves out pairs with a side longer than that.
+
+// `sources`, each cut to at most `max_len` tokens. Each cut is a warning naming `where(i)` (the
+// first few; then one line counting the rest).
+std::vector<std::vector<std::string>> bounded_sources(
+    const std::vector<std::vector<std::string>>& sources, int64_t max_len,
+    const std::function<std::string(std::size_t)>& where);
+
+// Indices of the pairs of `corpus` whose sides both have at most `max_len` tokens.
+std::vector<std::size_t> pairs_within(const data::TokenizedCorpus& corpus, int64_t max_len);
+
+// "data/test.{de,en}:12": where sentence `i` of a split comes from.
+std::string sentence_origin(const Split& split, std::size_t i);
 
 // Teacher-forced pass over a corpus: summed NLL (no label smoothing) and, on request, the
 // attention of every sentence.

@@ -18,4 +18,10 @@ bool has_learned_baseline(const config::ModelConfig& model,
 // Number of trainable parameters.
 int64_t count_parameters(const torch::nn::Module& model);
 
+// The parameters build_model would allocate, computed from the sizes alone (as a double: a
+// mistyped size can ask for more than int64 holds), so that a model too large for the machine
+// is refused before any allocation.
+double expected_parameters(const config::ModelConfig& model, int64_t src_vocab_size,
+                           int64_t tgt_vocab_size, const config::ReinforceConfig& reinforce = {});
+
 }  // namespace s2s::model

@@ -104,14 +104,28 @@ ScorerMacs bilinear_macs(const ScorerOptions& o) {
   return {o.key_size() * o.query_size(), 0, o.query_size()};  // (W^T k)^T q
 }
 
+// Parameters: W, U and v; none; W, or U and V.
+int64_t additive_parameters(const ScorerOptions& o) {
+  return (o.key_size() + o.query_size() + 1) * o.hidden_size();
+}
+
+int64_t dot_parameters(const ScorerOptions&) { return 0; }
+
+int64_t bilinear_parameters(const ScorerOptions& o) {
+  if (o.rank() > 0) return (o.key_size() + o.query_size()) * o.rank();
+  return o.key_size() * o.query_size();
+}
+
 }  // namespace
 
 const std::vector<ScorerSpec>& scorer_registry() {
   static const std::vector<ScorerSpec> registry = {
-      {"additive", /*needs_equal_sizes=*/false, make<AdditiveScorerImpl>, additive_macs},
-      {"dot", /*needs_equal_sizes=*/true, make_dot, dot_macs},
-      {"scaled_dot", /*needs_equal_sizes=*/true, make_scaled_dot, dot_macs},
-      {"bilinear", /*needs_equal_sizes=*/false, make<BilinearScorerImpl>, bilinear_macs},
+      {"additive", /*needs_equal_sizes=*/false, make<AdditiveScorerImpl>, additive_macs,
+       additive_parameters},
+      {"dot", /*needs_equal_sizes=*/true, make_dot, dot_macs, dot_parameters},
+      {"scaled_dot", /*needs_equal_sizes=*/true, make_scaled_dot, dot_macs, dot_parameters},
+      {"bilinear", /*needs_equal_sizes=*/false, make<BilinearScorerImpl>, bilinear_macs,
+       bilinear_parameters},
   };
   return registry;
 }

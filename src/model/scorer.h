@@ -86,6 +86,7 @@ struct ScorerSpec {
   bool needs_equal_sizes;
   std::shared_ptr<ScorerImpl> (*make)(const ScorerOptions& options);
   ScorerMacs (*macs)(const ScorerOptions& options);
+  int64_t (*parameters)(const ScorerOptions& options);  // what make() allocates
 };
 
 // The registry: every scorer, in the order help texts and errors list them. Adding a scorer

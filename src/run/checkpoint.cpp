@@ -2,18 +2,22 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/Generator.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strings.h"
 
 namespace s2s::run {
 namespace {
 
 constexpr int64_t kFormatVersion = 1;
+// Fields of the signature that only change how a model decodes, never its weights.
+const char* const kEvaluationOnly[] = {"hard_eval"};
 
 void write_scalar(torch::serialize::OutputArchive& a, const std::string& key, double value) {
   a.write(key, torch::tensor(value, torch::kDouble));
@@ -25,7 +29,71 @@ double read_scalar(torch::serialize::InputArchive& a, const std::string& key) {
   return t.item<double>();
 }
 
+uint64_t fnv1a(uint64_t hash, const void* data, std::size_t size) {
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 1099511628211ULL;
+  return hash;
+}
+
+void add_tensor(uint64_t& hash, const std::string& name, const torch::Tensor& t) {
+  hash = fnv1a(hash, name.data(), name.size());
+  const auto data = t.detach().to(torch::kCPU).contiguous();
+  hash = fnv1a(hash, data.data_ptr(), data.nbytes());
+}
+
+// a and b, JSON objects: "key a vs b" for every differing key, nested keys as "attention.size".
+void diff_objects(const nlohmann::json& a, const nlohmann::json& b, const std::string& prefix,
+                  std::vector<std::string>& out) {
+  for (const auto& [key, value] : a.items()) {
+    if (std::find(std::begin(kEvaluationOnly), std::end(kEvaluationOnly), key) !=
+        std::end(kEvaluationOnly)) {
+      continue;
+    }
+    const auto name = prefix + key;
+    if (!b.contains(key)) {
+      out.push_back(name + " " + value.dump() + " vs (none)");
+    } else if (value.is_object() && b[key].is_object()) {
+      diff_objects(value, b[key], name + ".", out);
+    } else if (value != b[key]) {
+      out.push_back(name + " " + value.dump() + " vs " + b[key].dump());
+    }
+  }
+  for (const auto& [key, value] : b.items()) {
+    if (!a.contains(key)) out.push_back(prefix + key + " (none) vs " + value.dump());
+  }
+}
+
+void check_fits(const std::string& path, const std::string& saved, const std::string& wanted,
+                const std::string& vocab_files) {
+  const auto difference = signature_difference(saved, wanted);
+  if (difference.empty()) return;
+  std::string message =
+      path + ": checkpoint does not fit the model (checkpoint vs config: " + difference + ")";
+  if (difference.find("vocab_size") != std::string::npos && !vocab_files.empty()) {
+    message += "; vocabularies: " + vocab_files;
+  }
+  throw InputError(message);
+}
+
 }  // namespace
+
+std::string signature_difference(const std::string& saved, const std::string& wanted) {
+  if (saved == wanted) return "";
+  const auto a = nlohmann::json::parse(saved, nullptr, /*allow_exceptions=*/false);
+  const auto b = nlohmann::json::parse(wanted, nullptr, /*allow_exceptions=*/false);
+  if (!a.is_object() || !b.is_object()) return "unreadable model description";
+  std::vector<std::string> out;
+  diff_objects(a, b, "", out);
+  return util::join(out, "; ");
+}
+
+int64_t model_checksum(torch::nn::Module& model) {
+  torch::NoGradGuard no_grad;
+  uint64_t hash = 14695981039346656037ULL;
+  for (const auto& p : model.named_parameters()) add_tensor(hash, p.key(), p.value());
+  for (const auto& b : model.named_buffers()) add_tensor(hash, b.key(), b.value());
+  return static_cast<int64_t>(hash);
+}
 
 void save_checkpoint(const std::string& path, torch::nn::Module& model,
                      torch::optim::Optimizer* optimizer, const TrainingState& s,
@@ -33,6 +101,7 @@ void save_checkpoint(const std::string& path, torch::nn::Module& model,
   torch::serialize::OutputArchive archive;
   archive.write("format_version", c10::IValue(kFormatVersion));
   archive.write("model_signature", c10::IValue(model_signature));
+  archive.write("model_checksum", c10::IValue(model_checksum(model)));
   torch::serialize::OutputArchive model_archive;
   model.save(model_archive);
   archive.write("model", model_archive);
@@ -51,20 +120,15 @@ void save_checkpoint(const std::string& path, torch::nn::Module& model,
   write_scalar(archive, "learning_rate", s.learning_rate);
   write_scalar(archive, "baseline", s.baseline);
   archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
-
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  archive.save_to(tmp);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw std::runtime_error(path + ": cannot write checkpoint");
-  }
+  // In memory first: LibTorch's file writer aborts the process on a write error, ours reports it.
+  std::ostringstream bytes;
+  archive.save_to(bytes);
+  util::write_file_atomic(path, bytes.str());
 }
 
 TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
                               torch::optim::Optimizer* optimizer,
-                              const std::string& model_signature) {
+                              const std::string& model_signature, const std::string& vocab_files) {
   if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": checkpoint not found");
   torch::serialize::InputArchive archive;
   try {
@@ -74,17 +138,21 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
   }
   TrainingState s;
   try {
-    c10::IValue signature;
+    c10::IValue signature, checksum;
     if (!archive.try_read("model_signature", signature) || !signature.isString()) {
       throw InputError(path + ": not an s2s checkpoint (no model description)");
     }
-    if (signature.toStringRef() != model_signature) {
-      throw InputError(path + ": checkpoint does not fit the configured model (checkpoint: " +
-                       signature.toStringRef() + "; config: " + model_signature + ")");
-    }
+    check_fits(path, signature.toStringRef(), model_signature, vocab_files);
     torch::serialize::InputArchive model_archive;
     archive.read("model", model_archive);
     model.load(model_archive);
+    // Checkpoints of earlier versions carry no checksum; every one written now does.
+    if (archive.try_read("model_checksum", checksum) && checksum.isInt() &&
+        checksum.toInt() != model_checksum(model)) {
+      throw InputError(path +
+                       ": checkpoint is corrupted (its weights do not match their "
+                       "checksum); use another checkpoint, e.g. last.pt or best.pt");
+    }
     if (optimizer != nullptr) {
       torch::serialize::InputArchive optimizer_archive;
       archive.read("optimizer", optimizer_archive);

@@ -1,7 +1,8 @@
 #pragma once
-// Checkpoints: model, optimizer, training progress, RNG state, and a description of the model
-// they fit. Written atomically (temporary file, then rename): a kill mid-write never leaves a
-// broken last.pt or best.pt.
+// Checkpoints: model, optimizer, training progress, RNG state, a description of the model they
+// fit and a checksum of the model's tensors. Serialized in memory, then written atomically
+// (temporary file, fsync, rename): a kill or a full disk mid-write never leaves a broken
+// last.pt or best.pt, and never removes the previous one.
 
 #include <torch/torch.h>
 
@@ -22,16 +23,27 @@ struct TrainingState {
   double baseline = 0.0;        // REINFORCE moving-average baseline
 };
 
-// `model_signature` describes the architecture (model config + vocabulary sizes); loading
-// compares it before touching any weight, so a checkpoint that does not fit is a clear error.
+// `model_signature` describes the architecture (model config + vocabulary sizes, as JSON);
+// loading compares it before touching any weight, so a checkpoint that does not fit is a clear
+// error naming the fields that differ. Write errors (full disk, ...) are std::runtime_error
+// naming the file and the OS error; the temporary file is removed.
 void save_checkpoint(const std::string& path, torch::nn::Module& model,
                      torch::optim::Optimizer* optimizer, const TrainingState& state,
                      const std::string& model_signature);
 
 // Loads weights (and optimizer state and RNG state when `optimizer` is given). Throws
-// InputError naming the file for a missing, corrupted or non-fitting checkpoint.
+// InputError naming the file for a missing, corrupted (checksum) or non-fitting checkpoint;
+// `vocab_files` is named when the vocabulary sizes are what differs.
 TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
                               torch::optim::Optimizer* optimizer,
-                              const std::string& model_signature);
+                              const std::string& model_signature,
+                              const std::string& vocab_files = "");
+
+// The fields where two model signatures differ ("hidden_size 32 vs 64"), evaluation-only
+// fields (attention.hard_eval) left out; "" if they fit.
+std::string signature_difference(const std::string& saved, const std::string& wanted);
+
+// A checksum (64-bit FNV-1a) of every parameter and buffer of `model`, names included.
+int64_t model_checksum(torch::nn::Module& model);
 
 }  // namespace s2s::run

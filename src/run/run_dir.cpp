@@ -41,6 +41,9 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   if (!std::filesystem::is_directory(run_dir)) {
     throw InputError(run_dir + ": run directory not found");
   }
+  if (!std::filesystem::is_regular_file(paths.config())) {
+    throw InputError(run_dir + ": not a run directory (no config.json)");
+  }
   LoadedRun run;
   run.config = config::load_config(paths.config());
   run.src_vocab = data::Vocab::load(paths.src_vocab());
@@ -54,7 +57,8 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
       model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(), reinforce);
   load_checkpoint(paths.checkpoint(checkpoint), *run.model, /*optimizer=*/nullptr,
                   model_signature(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(),
-                                  model::has_learned_baseline(run.config.model, reinforce)));
+                                  model::has_learned_baseline(run.config.model, reinforce)),
+                  paths.src_vocab() + ", " + paths.tgt_vocab());
   run.model->to(run.device);
   run.model->eval();
   return run;

@@ -2,9 +2,12 @@
 // The run directory: everything needed to evaluate, translate or resume a run.
 //   config.json            resolved config (after --set overrides)
 //   src_vocab.txt, tgt_vocab.txt
-//   checkpoints/last.pt, checkpoints/best.pt
+//   checkpoints/last.pt, checkpoints/best.pt (and pending.pt, a periodic save not yet
+//                          confirmed by the next step's loss)
 //   metrics.jsonl          one JSON object per log or validation event
 //   train.log              the training log
+//   train.lock             held by the training running in it (its PID)
+//   manifest.json          the files this program wrote (run/manifest.h)
 //   <split>.hyp, <split>.scores.json   outputs of each evaluation
 
 #include <torch/torch.h>
@@ -32,6 +35,9 @@ struct RunPaths {
   }
   std::string metrics() const { return dir + "/metrics.jsonl"; }
   std::string log() const { return dir + "/train.log"; }
+  std::string lock() const { return dir + "/train.lock"; }
+  // `full` relative to the run directory ("checkpoints/last.pt"), for the manifest.
+  std::string relative(const std::string& full) const { return full.substr(dir.size() + 1); }
 };
 
 // Describes the architecture a checkpoint fits: the model config and the vocabulary sizes.
@@ -48,7 +54,8 @@ struct LoadedRun {
 };
 
 // Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best" or "last"); the model is
-// in eval mode on the config's device. Missing or broken files are InputErrors naming them.
+// in eval mode on the config's device. A directory without config.json is "not a run
+// directory"; missing or broken files are InputErrors naming them.
 LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best");
 
 // The corpus of `path` (a split of the config's data: train, valid or test) as reader input.

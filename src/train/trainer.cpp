@@ -1,5 +1,7 @@
 #include "train/trainer.h"
 
+#include <spdlog/fmt/fmt.h>
+
 #include <cmath>
 #include <filesystem>
 
@@ -13,6 +15,8 @@
 #include "train/optimizer.h"
 #include "util/error.h"
 #include "util/logging.h"
+#include "util/signals.h"
+#include "util/system.h"
 
 namespace s2s::train {
 namespace {
@@ -27,45 +31,63 @@ double seconds_since(Clock::time_point start) {
 }  // namespace
 
 Trainer::Trainer(config::Config config, TrainOptions options)
-    : config_(std::move(config)), options_(options), paths_(config_.run_dir), step_(config_) {
+    : config_(std::move(config)), options_(options), run_dir_(config_, options_), step_(config_) {
   config::validate_files(config_);
   run::set_threads(config_.training.threads);
   run::seed_everything(config_.seed);
   device_ = run::resolve_device(config_.device);
-  prepare_run_dir();
   prepare_data();
+  check_evaluation_inputs();
+  check_memory();
   build_model();
-}
-
-void Trainer::prepare_run_dir() {
-  const bool has_checkpoint = fs::exists(paths_.checkpoint("last"));
-  if (options_.resume && !has_checkpoint) {
-    throw UserError("--resume: no checkpoint to resume from at " + paths_.checkpoint("last"));
-  }
-  if (!options_.resume && has_checkpoint && !options_.overwrite) {
-    throw UserError(paths_.dir +
-                    " already holds a trained run; use --resume to continue it, "
-                    "--overwrite to start over, or another run_dir");
-  }
-  if (!options_.resume && fs::exists(paths_.dir)) {
-    for (const auto& stale : {paths_.checkpoints(), paths_.metrics(), paths_.log()}) {
-      fs::remove_all(stale);
-    }
-  }
-  fs::create_directories(paths_.checkpoints());
-  config::save_config(config_, paths_.config());
-  util::add_log_file(paths_.log());
-  metrics_ = util::MetricsLog(paths_.metrics());
-  util::logger("train")->info("run directory {}{}", paths_.dir,
-                              options_.resume ? " (resumed)" : "");
+  start_run();
 }
 
 void Trainer::prepare_data() {
-  data_ = prepare_training_data(config_, options_.resume ? &paths_ : nullptr);
-  if (!options_.resume) {
-    data_.src_vocab.save(paths_.src_vocab());
-    data_.tgt_vocab.save(paths_.tgt_vocab());
+  data_ = prepare_training_data(config_, options_.resume ? &paths() : nullptr);
+  // Validation decodes sources cut to evaluation.max_src_len and scores the pairs within it
+  // (eval/splits.h): one overlong line must not stall every validation.
+  const auto& d = config_.data;
+  const auto origin = data::describe(run::corpus_spec(d, d.valid));
+  const auto max_len = config_.evaluation.max_src_len;
+  valid_sources_ = eval::bounded_sources(data_.valid_text.src, max_len, [&](std::size_t i) {
+    return origin + ":" + std::to_string(data_.valid_text.lines[i]);
+  });
+  const auto keep = eval::pairs_within(data_.valid_text, max_len);
+  if (keep.size() < data_.valid_text.size()) {
+    util::logger("data")->warn(
+        "valid: {} of {} pairs longer than evaluation.max_src_len = {} tokens left out of the "
+        "validation loss",
+        data_.valid_text.size() - keep.size(), data_.valid_text.size(), max_len);
   }
+  valid_forced_ = run::encode_corpus(data::select_pairs(data_.valid_text, keep), data_.src_vocab,
+                                     data_.tgt_vocab);
+}
+
+// The test split and the gold alignments are read after training (or by `s2s evaluate`): a bad
+// file there fails now, not after hours of training.
+void Trainer::check_evaluation_inputs() const {
+  const auto check = [&](const std::string& name) {
+    const auto split = eval::load_split(config_, name, *data_.src_tokenizer, *data_.tgt_tokenizer);
+    eval::load_split_alignments(split);
+  };
+  if (!config_.data.test.empty()) check("test");
+  if (!config_.data.valid_alignments.empty()) check("valid");
+}
+
+// Weights, gradients and Adam's two moments: four float copies of every parameter.
+void Trainer::check_memory() const {
+  const double parameters = model::expected_parameters(
+      config_.model, data_.src_vocab.size(), data_.tgt_vocab.size(), config_.training.reinforce);
+  const double needed = 4.0 * 4.0 * parameters, available = util::available_memory_bytes();
+  if (!device_.is_cpu() || available <= 0 || needed <= available) return;
+  const auto& m = config_.model;
+  throw ConfigError(fmt::format(
+      "model.emb_size = {}, model.hidden_size = {} (vocabularies {} and {}) give {:.3g} "
+      "parameters: {} for weights, gradients and optimizer state, more than the {} of memory "
+      "available",
+      m.emb_size, m.hidden_size, data_.src_vocab.size(), data_.tgt_vocab.size(), parameters,
+      util::format_bytes(needed), util::format_bytes(available)));
 }
 
 void Trainer::build_model() {
@@ -78,9 +100,16 @@ void Trainer::build_model() {
                                     model::has_learned_baseline(config_.model, reinforce));
   state_.learning_rate = config_.training.learning_rate;
   if (options_.resume) {
-    state_ = run::load_checkpoint(paths_.checkpoint("last"), *model_, optimizer_.get(), signature_);
+    state_ = run::load_checkpoint(paths().checkpoint("last"), *model_, optimizer_.get(), signature_,
+                                  paths().src_vocab() + ", " + paths().tgt_vocab());
     model_->to(device_);  // loading puts tensors on the device they were saved from
+    for (const auto& change : run_dir_.resumed_changes()) {
+      if (change.key == "training.learning_rate") {
+        state_.learning_rate = config_.training.learning_rate;
+      }
+    }
     set_learning_rate(*optimizer_, state_.learning_rate);
+    last_saved_step_ = state_.step;
   }
   summary_.parameters = model::count_parameters(*model_);
   util::logger("model")->info("{} parameters, scorer {}, decoder {}, device {}",
@@ -88,7 +117,25 @@ void Trainer::build_model() {
                               config_.model.decoder.style, device_.str());
 }
 
+void Trainer::start_run() {
+  run_dir_.claim(config_, data_.src_vocab, data_.tgt_vocab, state_.step);
+  metrics_ = util::MetricsLog(paths().metrics());
+  auto log = util::logger("train");
+  if (options_.resume) {
+    log->info("run directory {}: resumed from step {} (epoch {})", paths().dir, state_.step,
+              display_epoch());
+    for (const auto& c : run_dir_.resumed_changes()) {
+      log->info("--resume applies {}: {} -> {}", c.key, c.before, c.after);
+    }
+  } else {
+    log->info("run directory {}", paths().dir);
+    save("last");  // step 0: the last good weights always exist, whatever happens next
+  }
+  last_save_time_ = Clock::now();
+}
+
 TrainSummary Trainer::train() {
+  const util::InterruptGuard interrupts;  // SIGINT/SIGTERM: finish the step, save, exit
   progress_ = std::make_unique<util::ProgressBar>(planned_steps());
   train_start_ = interval_start_ = Clock::now();
   while (!should_stop()) {
@@ -101,7 +148,12 @@ TrainSummary Trainer::train() {
       ++state_.epoch_batch;
       end_of_step(loss, batch.target_tokens);
       const int64_t every = config_.training.validate_every;
-      if (every > 0 && state_.step % every == 0) validate_and_checkpoint();
+      if (every > 0 && state_.step % every == 0) {
+        validate_and_checkpoint();
+      } else {
+        maybe_checkpoint();
+      }
+      if (const int signal = util::InterruptGuard::pending()) interrupted(signal);
     }
     if (state_.epoch_batch >= static_cast<int64_t>(batches.size())) {
       ++state_.epoch;
@@ -145,18 +197,69 @@ int64_t Trainer::planned_steps() const {
 
 double Trainer::train_step(const run::Batch& batch) {
   const StepResult r = step_(model_, *optimizer_, batch, state_.baseline);
-  if (!r.finite) {
-    progress_->clear();
-    throw std::runtime_error("training diverged at step " + std::to_string(state_.step + 1) +
-                             ": the loss is " + std::to_string(r.loss) +
-                             "; the last good checkpoint is kept in " + paths_.checkpoints() +
-                             " (try a lower training.learning_rate or training.clip_grad_norm)");
-  }
+  if (!r.finite || exploding(r.loss)) diverged("the training loss", r.loss);
   interval_reinforce_.reward += r.reinforce.reward;
   interval_reinforce_.baseline += r.reinforce.baseline;
   interval_reinforce_.term_variance += r.reinforce.term_variance;
   interval_reinforce_.entropy += r.reinforce.entropy;
   return r.loss;
+}
+
+bool Trainer::exploding(double loss) const {
+  const double uniform = std::log(static_cast<double>(data_.tgt_vocab.size()));
+  return !std::isfinite(loss) || loss > kExplodingLoss * uniform;
+}
+
+void Trainer::diverged(const std::string& what, double value) {
+  progress_->clear();
+  discard_pending();
+  throw std::runtime_error(fmt::format(
+      "training diverged at step {}: {} is {:.4g}{}; the last good weights are in {} (step {}); "
+      "try a lower training.learning_rate or training.clip_grad_norm",
+      state_.step + 1, what, value,
+      std::isfinite(value) ? fmt::format(" (more than {} x ln V)", kExplodingLoss) : "",
+      paths().checkpoint("last"), last_saved_step_));
+}
+
+void Trainer::interrupted(int signal) {
+  progress_->clear();
+  discard_pending();
+  save("last");
+  throw util::Interrupted(
+      signal, fmt::format("{} at step {} (epoch {}): saved {}; resume with: s2s train -c {} "
+                          "--resume",
+                          util::signal_name(signal), state_.step, display_epoch(),
+                          paths().checkpoint("last"), paths().config()));
+}
+
+// A periodic save is written as pending.pt and becomes last.pt only once the next step's loss,
+// computed with those weights, has come out finite: a diverged model never becomes last.pt.
+void Trainer::maybe_checkpoint() {
+  if (pending_step_ >= 0) {
+    std::filesystem::rename(paths().checkpoint("pending"), paths().checkpoint("last"));
+    last_saved_step_ = pending_step_;
+    pending_step_ = -1;
+  }
+  const auto& t = config_.training;
+  const bool by_steps = t.checkpoint_every > 0 && state_.step % t.checkpoint_every == 0;
+  const bool by_time = t.checkpoint_every_minutes > 0 &&
+                       seconds_since(last_save_time_) >= 60.0 * t.checkpoint_every_minutes;
+  if (!by_steps && !by_time) return;
+  save("pending");
+  pending_step_ = state_.step;
+  last_save_time_ = Clock::now();
+}
+
+void Trainer::discard_pending() {
+  if (pending_step_ < 0) return;
+  std::error_code ec;
+  std::filesystem::remove(paths().checkpoint("pending"), ec);
+  pending_step_ = -1;
+}
+
+// Epochs count from 1; a validation at the end of an epoch belongs to that epoch.
+int64_t Trainer::display_epoch() const {
+  return state_.epoch_batch == 0 && state_.step > 0 ? state_.epoch : state_.epoch + 1;
 }
 
 void Trainer::end_of_step(double loss, int64_t tokens) {
@@ -170,11 +273,11 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
   if (state_.step % config_.training.log_every != 0) return;
   progress_->clear();
   util::logger("train")->info("step {} epoch {} loss {:.4f} ppl {:.2f} lr {:.2e} {:.0f} tgt tok/s",
-                              state_.step, state_.epoch + 1, mean_loss, std::exp(mean_loss),
+                              state_.step, display_epoch(), mean_loss, std::exp(mean_loss),
                               state_.learning_rate, tokens_per_second);
   nlohmann::json event = {{"event", "train"},
                           {"step", state_.step},
-                          {"epoch", state_.epoch + 1},
+                          {"epoch", display_epoch()},
                           {"loss", mean_loss},
                           {"lr", state_.learning_rate},
                           {"tgt_tokens_per_s", tokens_per_second},
@@ -189,7 +292,7 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
 ValidationResult Trainer::validate() {
   ValidationResult r;
   const auto forced = eval::teacher_forced_scores(
-      model_, data_.valid, config_.evaluation.batch_size, device_, /*keep_attention=*/false);
+      model_, valid_forced_, config_.evaluation.batch_size, device_, /*keep_attention=*/false);
   r.loss = forced.loss();
   r.ppl = forced.perplexity();
   // Greedy search, as Joey NMT validates: the beam is for the final evaluation.
@@ -198,7 +301,7 @@ ValidationResult Trainer::validate() {
   options.search.keep_attention = config_.evaluation.replace_unk;
   const eval::Translator translator(model_, data_.src_vocab, data_.tgt_vocab, *data_.src_tokenizer,
                                     *data_.tgt_tokenizer, device_);
-  const auto hypotheses = eval::texts(translator.translate_tokens(data_.valid_text.src, options));
+  const auto hypotheses = eval::texts(translator.translate_tokens(valid_sources_, options));
   const auto& references = data_.valid_text.tgt_raw;
   const auto bleu =
       metrics::corpus_bleu(hypotheses, references, eval::bleu_options(config_.evaluation));
@@ -243,14 +346,15 @@ void Trainer::validate_and_checkpoint() {
   last_validated_step_ = state_.step;
   const auto start = Clock::now();
   const ValidationResult r = validate();
+  if (exploding(r.loss)) diverged("the validation loss", r.loss);
   const bool improvement = improved(r);
   update_learning_rate(improvement);
   util::logger("valid")->info("step {} epoch {}: loss {:.4f} ppl {:.2f} BLEU {:.2f}{} ({:.1f} s)",
-                              state_.step, state_.epoch, r.loss, r.ppl, r.bleu,
+                              state_.step, display_epoch(), r.loss, r.ppl, r.bleu,
                               improvement ? " *best*" : "", seconds_since(start));
   metrics_.write({{"event", "valid"},
                   {"step", state_.step},
-                  {"epoch", state_.epoch},
+                  {"epoch", display_epoch()},
                   {"loss", r.loss},
                   {"ppl", r.ppl},
                   {"bleu", r.bleu},
@@ -258,6 +362,7 @@ void Trainer::validate_and_checkpoint() {
                   {"best", improvement},
                   {"lr", state_.learning_rate},
                   {"elapsed_s", seconds_since(train_start_)}});
+  discard_pending();  // last.pt now holds newer weights, confirmed by the validation loss
   if (improvement) save("best");
   save("last");
   const int64_t patience = config_.training.patience;
@@ -270,7 +375,13 @@ void Trainer::validate_and_checkpoint() {
 }
 
 void Trainer::save(const std::string& name) {
-  run::save_checkpoint(paths_.checkpoint(name), *model_, optimizer_.get(), state_, signature_);
+  const auto path = paths().checkpoint(name);
+  run::save_checkpoint(path, *model_, optimizer_.get(), state_, signature_);
+  run_dir_.record({path});
+  if (name == "last") {
+    last_saved_step_ = state_.step;
+    last_save_time_ = Clock::now();
+  }
 }
 
 }  // namespace s2s::train

@@ -1,9 +1,11 @@
 #pragma once
-// Training: data preparation, the loop, validation, early stopping, checkpoints.
-// The loop itself is Trainer::train(); each detail is a named helper.
+// Training: the inputs checked, the run directory claimed, the loop, validation, early
+// stopping, checkpoints, interrupts and divergence. The loop itself is Trainer::train(); each
+// detail is a named helper.
 
 #include <torch/torch.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,15 +18,11 @@
 #include "train/reinforce.h"
 #include "train/train_step.h"
 #include "train/training_data.h"
+#include "train/training_run_dir.h"
 #include "util/metrics_log.h"
 #include "util/progress.h"
 
 namespace s2s::train {
-
-struct TrainOptions {
-  bool resume = false;     // continue from <run_dir>/checkpoints/last.pt
-  bool overwrite = false;  // start over in a run directory that already has checkpoints
-};
 
 struct ValidationResult {
   double loss = 0.0, ppl = 0.0, bleu = 0.0;
@@ -39,31 +37,53 @@ struct TrainSummary {
   bool early_stopped = false;
 };
 
+// A training loss above kExplodingLoss x ln(V), V the target vocabulary, is divergence: a
+// uniform guess costs ln(V), and even a badly initialized model stays within a few dozen times
+// that, while a learning rate that explodes the weights gives losses of 10^10 and more.
+constexpr double kExplodingLoss = 100.0;
+
 class Trainer {
  public:
+  // Checks every input (config, run directory, corpora of every split, alignment files,
+  // vocabularies, memory), then claims the run directory. Nothing is written before all checks
+  // pass.
   Trainer(config::Config config, TrainOptions options);
+  // Trains until the epochs or max_steps are done or early stopping ends it. Throws
+  // util::Interrupted after saving last.pt when SIGINT or SIGTERM arrives, and
+  // std::runtime_error naming the last good checkpoint when the loss diverges.
   TrainSummary train();
+  const run::RunPaths& paths() const { return run_dir_.paths(); }
 
  private:
-  void prepare_run_dir();
   void prepare_data();
+  void check_evaluation_inputs() const;
   void build_model();
+  void check_memory() const;
+  void start_run();
   double train_step(const run::Batch& batch);
   void end_of_step(double loss, int64_t tokens);
   void log_reinforce(nlohmann::json& event);
+  void maybe_checkpoint();
   void validate_and_checkpoint();
   ValidationResult validate();
   bool improved(const ValidationResult& r);
   void update_learning_rate(bool improvement);
   void save(const std::string& name);
+  void discard_pending();
+  bool exploding(double loss) const;
+  [[noreturn]] void diverged(const std::string& what, double value);
+  [[noreturn]] void interrupted(int signal);
+  int64_t display_epoch() const;
   bool should_stop() const;
   int64_t planned_steps() const;
 
   config::Config config_;
   TrainOptions options_;
-  run::RunPaths paths_;
+  TrainingRunDir run_dir_;
   torch::Device device_ = torch::kCPU;
   TrainingData data_;
+  std::vector<std::vector<std::string>> valid_sources_;  // cut to evaluation.max_src_len
+  run::EncodedCorpus valid_forced_;  // the validation pairs teacher forcing scores
   model::Seq2Seq model_{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   TrainStep step_;
@@ -74,11 +94,13 @@ class Trainer {
   std::unique_ptr<util::ProgressBar> progress_;
   bool stop_ = false;
   int64_t last_validated_step_ = -1;
+  int64_t last_saved_step_ = -1;  // the step of checkpoints/last.pt
+  int64_t pending_step_ = -1;     // the step of checkpoints/pending.pt, -1 if none
   // Running means since the last log line.
   double interval_loss_ = 0.0;
   int64_t interval_steps_ = 0, interval_tokens_ = 0;
   ReinforceStats interval_reinforce_;  // sums over the interval (hard attention)
-  std::chrono::steady_clock::time_point interval_start_, train_start_;
+  std::chrono::steady_clock::time_point interval_start_, train_start_, last_save_time_;
 };
 
 }  // namespace s2s::train

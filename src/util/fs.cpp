@@ -1,5 +1,6 @@
 #include "util/fs.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,20 @@
 #include "util/error.h"
 
 namespace s2s::util {
+namespace {
+
+constexpr const char* kTempMarker = ".tmp.";
+
+// The PID of a temporary file name "X.tmp.<pid>", or 0.
+long temp_owner(const std::string& name) {
+  const auto at = name.rfind(kTempMarker);
+  if (at == std::string::npos) return 0;
+  const auto digits = name.substr(at + std::strlen(kTempMarker));
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
+  return std::strtol(digits.c_str(), nullptr, 10);
+}
+
+}  // namespace
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -21,19 +36,22 @@ std::string read_file(const std::string& path) {
   return buffer.str();
 }
 
+std::string temp_path(const std::string& path) {
+  return path + kTempMarker + std::to_string(::getpid());
+}
+
 void write_file_atomic(const std::string& path, const std::string& contents) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr)
-      throw std::runtime_error(tmp + ": cannot write (" + std::strerror(errno) + ")");
-    const bool ok = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size() &&
-                    std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
-    std::fclose(f);
-    if (!ok) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(tmp + ": write failed (" + std::strerror(errno) + ")");
-    }
+  const std::string tmp = temp_path(path);
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr)
+    throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
+  const bool written = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size() &&
+                       std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+  const int error = errno;
+  if (std::fclose(f) != 0 || !written) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error(path + ": cannot write (" + std::strerror(written ? errno : error) +
+                             ")");
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
@@ -41,6 +59,18 @@ void write_file_atomic(const std::string& path, const std::string& contents) {
     std::remove(tmp.c_str());
     throw std::runtime_error(path + ": cannot replace (" + ec.message() + ")");
   }
+}
+
+int remove_stale_temp_files(const std::string& dir) {
+  std::error_code ec;
+  int removed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const long pid = temp_owner(entry.path().filename().string());
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // still running
+    if (std::filesystem::remove(entry.path(), ec)) ++removed;
+  }
+  return removed;
 }
 
 }  // namespace s2s::util

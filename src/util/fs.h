@@ -8,8 +8,17 @@ namespace s2s::util {
 // Reads a whole file; InputError naming the path if it cannot be opened.
 std::string read_file(const std::string& path);
 
-// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed,
-// then renamed over `path`, so a crash mid-write never leaves a truncated file.
+// Writes `contents` to `path` atomically: a temporary file beside it (temp_path), flushed and
+// synced, then renamed over `path`, so a crash mid-write never leaves a truncated file. A write
+// error (full disk, ...) is a std::runtime_error naming `path` and the OS error; the temporary
+// file is removed and `path` keeps its previous contents.
 void write_file_atomic(const std::string& path, const std::string& contents);
+
+// The temporary file write_file_atomic uses for `path`: path + ".tmp." + this process's PID.
+std::string temp_path(const std::string& path);
+
+// Removes the temporary files (`*.tmp.<pid>`) in `dir` whose process no longer runs: the
+// leftovers of a process killed mid-write. Returns how many were removed.
+int remove_stale_temp_files(const std::string& dir);
 
 }  // namespace s2s::util

@@ -15,6 +15,10 @@ void setup_logging(bool verbose = false);
 // Also writes every message to `path` (the run directory's train.log).
 void add_log_file(const std::string& path);
 
+// Appends `line` to the log file, if one is open, without printing it again on stderr: the
+// one-line errors main prints reach train.log too.
+void write_to_log_file(const std::string& line);
+
 // A logger for one component ("data", "model", "train", ...), created on first use.
 std::shared_ptr<spdlog::logger> logger(const std::string& component);
 

@@ -36,7 +36,7 @@ grep -q '"step":9' "$run/metrics.jsonl" || fail "resumed run did not reach step 
 # A checkpoint that does not fit the config, and a corrupted one.
 cp -r "$run" "$work/misfit"
 sed -i 's/"hidden_size": 16/"hidden_size": 32/' "$work/misfit/config.json"
-"$expect" 2 "does not fit the configured model" "$s2s" evaluate --run "$work/misfit"
+"$expect" 2 "best.pt: checkpoint does not fit the model \\(checkpoint vs config: hidden_size 16 vs 32\\)" "$s2s" evaluate --run "$work/misfit"
 cp -r "$run" "$work/corrupt"
 head -c 1000 "$run/checkpoints/best.pt" > "$work/corrupt/checkpoints/best.pt"
 "$expect" 2 "best.pt: not a valid checkpoint" "$s2s" evaluate --run "$work/corrupt"

@@ -51,7 +51,7 @@ TEST(HeatmapTest, WritesOneFilePerSentenceAndHeadWithIndex) {
   s.hypothesis = "a house";
   s.reference = "a house .";
   const HeatmapInfo info{"beam 4", "additive", decoder_query("bahdanau")};
-  EXPECT_EQ(write_heatmaps(dir, {s}, info), 2);
+  EXPECT_EQ(write_heatmaps(dir, {s}, info).size(), 3u);  // two heads and index.jsonl
 
   std::istringstream index(read(dir + "/index.jsonl"));
   std::string line;

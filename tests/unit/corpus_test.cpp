@@ -81,17 +81,17 @@ TEST_F(CorpusTest, ReadLinesNamesMissingFilesAndDirectories) {
             dir_.string() + ": is a directory, expected a text file");
 }
 
-TEST_F(CorpusTest, ReadTsvIgnoresExtraColumns) {
+TEST_F(CorpusTest, ReadTsvRejectsExtraColumnsNamingTheLine) {
   const std::string p = write(
-      "fra.txt", "Go.\tVa !\tCC-BY 2.0 (France) Attribution: tatoeba.org #2877272\nHi.\tSalut !\n");
-  const auto pairs = read_tsv(p);
-  ASSERT_EQ(pairs.size(), 2u);
-  EXPECT_EQ(pairs[0].src, "Go.");
-  EXPECT_EQ(pairs[0].tgt, "Va !");
-  EXPECT_EQ(pairs[0].line, 1u);
-  EXPECT_EQ(pairs[1].src, "Hi.");
-  EXPECT_EQ(pairs[1].tgt, "Salut !");
-  EXPECT_EQ(pairs[1].line, 2u);
+      "fra.txt", "Hi.\tSalut !\nGo.\tVa !\tCC-BY 2.0 (France) Attribution: tatoeba.org #2877272\n");
+  EXPECT_EQ(error_of<InputError>([&] { read_tsv(p); }),
+            p + ":2: expected 2 tab-separated columns, found 3 (keep the first two: cut -f1,2)");
+}
+
+TEST_F(CorpusTest, NulBytesNameTheLine) {
+  const std::string p = write("nul.txt", std::string("ok\nbad\0line\n", 12));
+  EXPECT_EQ(error_of<InputError>([&] { read_lines(p); }),
+            p + ":2: NUL byte at byte 4 (not a text file?)");
 }
 
 TEST_F(CorpusTest, ReadTsvKeepsEmptyLinesAndEmptySides) {

@@ -1,0 +1,60 @@
+#pragma once
+// The run directory of one training, handled so that nothing is lost or mixed up:
+//   1. check (no write): run_dir is a directory or absent; --resume has a last.pt; a new run
+//      goes only into an empty or absent directory, or with --overwrite into one holding a run
+//      of this program; --resume takes only the config changes a resumed run can apply;
+//   2. claim (after every input has been checked): lock the directory for the life of the
+//      training (a second training there is refused, naming the holder's PID), remove the
+//      previous run's files (--overwrite: only those this program wrote) or the leftovers of
+//      a killed run (--resume), then write config.json and the vocabularies and record them.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/compare.h"
+#include "config/config.h"
+#include "data/vocab.h"
+#include "run/run_dir.h"
+#include "util/lock.h"
+
+namespace s2s::train {
+
+struct TrainOptions {
+  bool resume = false;     // continue from <run_dir>/checkpoints/last.pt
+  bool overwrite = false;  // start over in a run directory that holds a run
+};
+
+class TrainingRunDir {
+ public:
+  // Step 1. Throws UserError with one line naming the directory, the flag or the config keys.
+  TrainingRunDir(const config::Config& config, const TrainOptions& options);
+
+  // --resume: the config changes the resumed training applies (all resumable by now).
+  const std::vector<config::ConfigChange>& resumed_changes() const { return changes_; }
+
+  // Step 2. `resume_step`: the step of the checkpoint a resumed run continues from, whose
+  // later metrics.jsonl events are dropped (they are repeated after the resume).
+  void claim(const config::Config& config, const data::Vocab& src_vocab,
+             const data::Vocab& tgt_vocab, int64_t resume_step);
+
+  // Records files (full paths inside the run directory) as written by this program.
+  void record(const std::vector<std::string>& files) const;
+
+  const run::RunPaths& paths() const { return paths_; }
+
+ private:
+  void check_new_run() const;
+  void check_resume(const config::Config& config);
+
+  run::RunPaths paths_;
+  TrainOptions options_;
+  std::vector<config::ConfigChange> changes_;
+  std::unique_ptr<util::FileLock> lock_;
+};
+
+// Keeps the events of metrics.jsonl at `path` up to `step` (those after it are repeated by a
+// run resumed from `step`); lines that are not JSON objects with a step are kept.
+void truncate_metrics(const std::string& path, int64_t step);
+
+}  // namespace s2s::train

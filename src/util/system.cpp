@@ -1,0 +1,35 @@
+#include "util/system.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace s2s::util {
+
+double available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    if (line.rfind("MemAvailable:", 0) != 0) continue;
+    std::istringstream fields(line.substr(13));
+    double kib = 0.0;
+    fields >> kib;  // "MemAvailable:   12345678 kB"
+    return kib * 1024.0;
+  }
+  return 0.0;
+}
+
+std::string format_bytes(double bytes) {
+  constexpr double kMiB = 1024.0 * 1024.0, kGiB = 1024.0 * kMiB;
+  char buffer[64];
+  if (bytes < kGiB) {
+    std::snprintf(buffer, sizeof buffer, "%.1f MiB", bytes / kMiB);
+  } else if (bytes < 1e6 * kGiB) {
+    std::snprintf(buffer, sizeof buffer, "%.1f GiB", bytes / kGiB);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.2g GiB", bytes / kGiB);
+  }
+  return buffer;
+}
+
+}  // namespace s2s::util

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Bad input is never silent and never a raw library message: every case is one line naming
+# the file, line, key or flag, exit 2, and nothing is written before the inputs are checked.
+source "$(dirname "$0")/lib.sh"
+make_corpus
+run=$work/run
+cfg=$work/tiny.json
+
+# Config files: duplicate keys, numbers beyond double, a directory, an impossible model size.
+printf '{\n  "seed": 1,\n  "training": {\n    "epochs": 2,\n    "epochs": 3\n  }\n}\n' > "$work/dup.json"
+expect 2 "dup.json: duplicate key 'training.epochs' at lines 4 and 5" "$s2s" train -c "$work/dup.json"
+printf '{\n  "training": {"learning_rate": 1e999}\n}\n' > "$work/huge.json"
+expect 2 "huge.json:2: training.learning_rate: number out of range \(1e999\)" "$s2s" train -c "$work/huge.json"
+expect 2 "$work: is a directory, not a config file" "$s2s" train -c "$work"
+expect 2 "model.emb_size = 16, model.hidden_size = 100000000 .* give .* parameters: .* more than the .* of memory available" \
+  "$s2s" train -c "$cfg" --set model.hidden_size=100000000
+[ ! -e "$run" ] || fail "a refused config wrote the run directory"
+
+# Corpora: a third TSV column, a NUL byte; both named by file and line.
+printf 'Go.\tVa !\nHi.\tSalut !\tCC-BY\n' > "$work/three.tsv"
+printf 'Go.\tVa !\n' > "$work/ok.tsv"
+expect 2 "three.tsv:2: expected 2 tab-separated columns, found 3" \
+  "$s2s" train -c "$cfg" --set data.format=tsv --set data.train="$work/three.tsv" \
+  --set data.valid="$work/ok.tsv" --set data.test= --set data.test_alignments=
+cp "$work/data/valid.en" "$work/nul.en" && cp "$work/data/valid.fr" "$work/nul.fr"
+printf 'a\0b\n' >> "$work/nul.en" && echo x >> "$work/nul.fr"
+expect 2 "nul.en:61: NUL byte" "$s2s" train -c "$cfg" --set data.valid="$work/nul"
+
+# The test split and the alignment files are checked at start, not after training.
+printf '0-0\n0-0 99-99\n' > "$work/bad.align"
+expect 2 "bad.align: 2 alignment lines for 40 sentences" \
+  "$s2s" train -c "$cfg" --set data.test_alignments="$work/bad.align"
+head -n 60 "$repo/data/en-fr/valid.align" | sed '3s/.*/0-0 77-77/' > "$work/valid.align"
+expect 2 "valid.align:3: .*" "$s2s" train -c "$cfg" --set data.valid_alignments="$work/valid.align"
+[ ! -e "$run" ] || fail "a bad input wrote the run directory"
+
+# BLEU of two empty files.
+: > "$work/empty1"; : > "$work/empty2"
+expect 2 "hold no lines: nothing to score" "$s2s" bleu --hyp "$work/empty1" --ref "$work/empty2"
+
+# Command-line values read as rules, not as CLI11 ranges; unknown names list the valid ones.
+train
+expect 2 "^error: --beam must be an integer in \[1, 100\], got '0' \(see s2s evaluate --help\)" \
+  "$s2s" evaluate --run "$run" --beam 0
+expect 2 "^error: --beam must be an integer in \[1, 100\], got 'five'" "$s2s" evaluate --run "$run" --beam five
+expect 2 "\(see s2s evaluate --help\)" "$s2s" evaluate
+expect 2 "unknown study command 'foo' \(valid: scaling, init\)" "$s2s" study foo
+expect 2 "--csv: folder not found: $work/nowhere" "$s2s" study scaling --csv "$work/nowhere/x.csv"
+expect 2 "$work/data: not a run directory \(no config.json\)" "$s2s" evaluate --run "$work/data"
+
+# Checkpoints that do not fit name the fields (and the vocabulary file); evaluation-only keys
+# never block loading; a bit flip in the weights is caught by the checksum.
+cp -r "$run" "$work/misfit"
+sed -i 's/"hidden_size": 16/"hidden_size": 32/' "$work/misfit/config.json"
+expect 2 "best.pt: checkpoint does not fit the model \(checkpoint vs config: hidden_size 16 vs 32\)" \
+  "$s2s" evaluate --run "$work/misfit"
+cp -r "$run" "$work/vocab"
+sed -i '$d' "$work/vocab/tgt_vocab.txt"
+expect 2 "tgt_vocab_size [0-9]+ vs [0-9]+.*vocabularies: .*tgt_vocab.txt" "$s2s" evaluate --run "$work/vocab"
+cp -r "$run" "$work/eval_only"
+sed -i 's/"hard_eval": "argmax"/"hard_eval": "sample"/; s/"beam_size": 1/"beam_size": 3/' "$work/eval_only/config.json"
+"$s2s" evaluate --run "$work/eval_only" > /dev/null 2>&1 || fail "an evaluation-only key blocked loading"
+cp -r "$run" "$work/flipped"
+python3 - "$work/flipped/checkpoints/best.pt" <<'PY'
+import struct, sys, zipfile
+path = sys.argv[1]
+data = bytearray(open(path, 'rb').read())
+with zipfile.ZipFile(path) as z:
+    # The largest tensor's bytes: flip one bit in the middle, as a failing disk might.
+    info = max((i for i in z.infolist() if '/data/' in i.filename), key=lambda i: i.file_size)
+name_len, extra_len = struct.unpack('<HH', data[info.header_offset + 26:info.header_offset + 30])
+start = info.header_offset + 30 + name_len + extra_len
+data[start + info.file_size // 2] ^= 0x40
+open(path, 'wb').write(bytes(data))
+PY
+expect 2 "best.pt: checkpoint is corrupted \(its weights do not match their checksum\)" \
+  "$s2s" evaluate --run "$work/flipped"
+echo "bad input robustness tests passed"

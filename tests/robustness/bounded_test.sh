@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Bounded work for unbounded inputs: overlong sources are cut at decoding with a warning naming
+# the line, the beam has a cap, and an overlong validation line does not stall training.
+source "$(dirname "$0")/lib.sh"
+make_corpus
+run=$work/run
+train --set evaluation.beam_size=2
+
+# One line of 20,000 words: answered at once, cut to evaluation.max_src_len.
+python3 -c "print(' '.join(['cat'] * 20000)); print('The cat sleeps.')" > "$work/long.txt"
+start=$(date +%s)
+"$s2s" translate --run "$run" < "$work/long.txt" > "$work/long.out" 2> "$work/long.err" ||
+  { cat "$work/long.err"; fail "translate of a long line"; }
+[ $(( $(date +%s) - start )) -lt 60 ] || fail "translate of a long line took a minute"
+[ "$(wc -l < "$work/long.out")" = 2 ] || fail "translate should print 2 lines"
+grep -q "stdin:1: source of 20000 tokens cut to its first 250 (evaluation.max_src_len)" "$work/long.err" ||
+  { cat "$work/long.err"; fail "no warning naming the cut line"; }
+
+# The beam has a cap, in the config and on the command line.
+expect 2 "^error: --beam must be an integer in \[1, 100\], got '100000'" \
+  "$s2s" translate --run "$run" --beam 100000
+expect 2 "evaluation.beam_size must be in \[1, 100\], got 1000" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/b" --set evaluation.beam_size=1000
+
+# A 1 MB validation line: training goes on, and the log says what was cut and left out.
+python3 -c "print(' '.join(['word'] * 200000))" >> "$work/data/valid.en"
+python3 -c "print(' '.join(['mot'] * 200000))" >> "$work/data/valid.fr"
+start=$(date +%s)
+train --set run_dir="$work/longvalid" --skip-test
+[ $(( $(date +%s) - start )) -lt 120 ] || fail "a long validation line stalled training"
+grep -q "valid.{en,fr}:61: source of 200000 tokens cut" "$work/train.out" || { cat "$work/train.out"; fail "no cut warning"; }
+grep -q "valid: 1 of 61 pairs longer than evaluation.max_src_len = 250 tokens left out" "$work/train.out" ||
+  fail "no validation filter in the log"
+echo "bounded input robustness tests passed"

@@ -1,0 +1,60 @@
+# Helpers of the robustness tests: a small corpus and config in a work folder, and checks of
+# exit codes and messages. Sourced by each *_test.sh with: S2S_BINARY WORK_DIR.
+set -euo pipefail
+s2s=$1 work=$2
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect CODE REGEX COMMAND...: the exit code, an output line matching REGEX, and for usage
+# errors (2) exactly one line starting with "error:" and no backtrace.
+expect() {
+  local want=$1 pattern=$2 output code
+  shift 2
+  set +e
+  output=$("$@" 2>&1)
+  code=$?
+  set -e
+  [ "$code" = "$want" ] || fail "expected exit $want, got $code from: $*"$'\n'"$output"
+  grep -Eq -- "$pattern" <<<"$output" || fail "output of '$*' does not match /$pattern/:"$'\n'"$output"
+  if [ "$want" = 2 ] && [ "$(grep -c '^error' <<<"$output")" != 1 ]; then
+    fail "expected exactly one error line from: $*"$'\n'"$output"
+  fi
+  if grep -q "Exception raised from\|frame #" <<<"$output"; then
+    fail "a LibTorch backtrace reached the user: $*"$'\n'"$output"
+  fi
+}
+
+# A 300-pair corpus and a config that trains in seconds: $work/data/{train,valid,test}.{en,fr},
+# $work/tiny.json.
+make_corpus() {
+  mkdir -p "$work/data"
+  for ext in en fr; do
+    head -n 300 "$repo/data/en-fr/train.$ext" > "$work/data/train.$ext"
+    head -n 60 "$repo/data/en-fr/valid.$ext" > "$work/data/valid.$ext"
+    head -n 40 "$repo/data/en-fr/test.$ext" > "$work/data/test.$ext"
+  done
+  head -n 40 "$repo/data/en-fr/test.align" > "$work/data/test.align"
+  cat > "$work/tiny.json" <<JSON
+{
+  "name": "robustness",
+  "run_dir": "$work/run",
+  "seed": 3,
+  "data": {"train": "$work/data/train", "valid": "$work/data/valid", "test": "$work/data/test",
+           "src_ext": "en", "tgt_ext": "fr", "test_alignments": "$work/data/test.align"},
+  "model": {"emb_size": 16, "hidden_size": 16},
+  "training": {"batch_size": 16, "max_steps": 6, "validate_every": 3, "num_samples": 0,
+               "threads": 1, "log_every": 1},
+  "evaluation": {"heatmaps": 2}
+}
+JSON
+}
+
+# train ARGS...: a tiny training that must succeed.
+train() {
+  "$s2s" train -c "$work/tiny.json" "$@" > "$work/train.out" 2>&1 ||
+    { cat "$work/train.out"; fail "train $*"; }
+}
+
+# The steps logged in a metrics.jsonl, one per line.
+steps_of() { grep -o '"step":[0-9]*' "$1" | cut -d: -f2; }

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# A run directory is never lost or mixed up: nothing is deleted that the user did not ask for,
+# inputs are checked before the directory is touched, --resume takes only changes it can apply,
+# and two trainings never share a directory.
+source "$(dirname "$0")/lib.sh"
+make_corpus
+run=$work/run
+
+# A directory that holds someone else's files is refused, also as run_dir ".".
+mkdir -p "$work/mine" && echo keep > "$work/mine/notes.txt"
+expect 2 "run_dir $work/mine is not empty and holds no run of this program" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/mine"
+(cd "$work/mine" && expect 2 "run_dir \. is not empty" "$s2s" train -c "$work/tiny.json" --set run_dir=.)
+[ "$(cat "$work/mine/notes.txt")" = keep ] || fail "notes.txt was touched"
+[ "$(ls "$work/mine")" = notes.txt ] || fail "files were written into a foreign directory"
+
+# A regular file where the run directory should be.
+touch "$work/afile"
+expect 2 "run_dir $work/afile: exists and is not a directory" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/afile"
+
+# A trained run is kept unless --resume or --overwrite says otherwise.
+train
+grep -q '"checkpoints/last.pt"' "$run/manifest.json" || fail "manifest.json does not list last.pt"
+expect 2 "already holds a trained run; use --resume" "$s2s" train -c "$work/tiny.json"
+expect 2 "--resume and --overwrite exclude each other" \
+  "$s2s" train -c "$work/tiny.json" --resume --overwrite
+
+# --overwrite with a bad corpus fails before deleting anything.
+best_sum=$(md5sum < "$run/checkpoints/best.pt")
+cp "$work/data/train.fr" "$work/good.fr"
+head -n 10 "$work/good.fr" > "$work/data/train.fr"
+expect 2 "parallel files differ in length" "$s2s" train -c "$work/tiny.json" --overwrite
+[ "$(md5sum < "$run/checkpoints/best.pt")" = "$best_sum" ] || fail "--overwrite lost best.pt"
+cp "$work/good.fr" "$work/data/train.fr"
+
+# --overwrite removes what this program wrote (old heatmaps too), never the user's files.
+echo mine > "$run/notes.txt"
+ls "$run/heatmaps/0002_head0.csv" > /dev/null
+train --overwrite --set evaluation.heatmaps=1
+[ -f "$run/notes.txt" ] || fail "--overwrite removed a file this program did not write"
+[ ! -e "$run/heatmaps/0002_head0.csv" ] || fail "an old heatmap survived --overwrite"
+[ -f "$run/heatmaps/0001_head0.csv" ] || fail "no new heatmap"
+
+# A --resume that cannot apply (model size) is refused before anything is rewritten.
+config_sum=$(md5sum < "$run/config.json")
+expect 2 "--resume: .*model.hidden_size 16 -> 32" \
+  "$s2s" train -c "$work/tiny.json" --resume --set model.hidden_size=32
+[ "$(md5sum < "$run/config.json")" = "$config_sum" ] || fail "a failed --resume rewrote config.json"
+
+# A --resume that can apply (learning rate, steps) is applied and logged.
+train --resume --set training.learning_rate=0.5 --set training.max_steps=8 --skip-test
+grep -q -- "--resume applies training.learning_rate: 0.001 -> 0.5" "$work/train.out" ||
+  { cat "$work/train.out"; fail "the new learning rate was not applied"; }
+grep -q '"lr":0.5' "$run/metrics.jsonl" || fail "metrics.jsonl does not show lr 0.5"
+grep -q '"learning_rate": 0.5' "$run/config.json" || fail "config.json does not record 0.5"
+
+# Two trainings on one run directory: the second is refused, naming the first one's PID.
+"$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --set training.max_steps=100000 \
+  --set training.validate_every=100000 > "$work/busy.out" 2>&1 &
+first=$!
+for _ in $(seq 100); do grep -q "step 1 " "$work/busy.out" 2>/dev/null && break; sleep 0.2; done
+expect 2 "run_dir $work/busy is in use by process $first" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --overwrite
+kill -KILL $first; wait $first || true
+echo "run directory robustness tests passed"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A write error while saving (here: a file-size limit, as a full disk fails a write) is one
+# line naming the file and the OS error, exit 1; the previous checkpoints stay intact and no
+# temporary file is left behind. Stale temporary files of killed processes are cleaned up.
+source "$(dirname "$0")/lib.sh"
+make_corpus
+run=$work/run
+
+train --skip-test
+last_sum=$(md5sum < "$run/checkpoints/last.pt")
+best_sum=$(md5sum < "$run/checkpoints/best.pt")
+size_kb=$(( $(stat -c %s "$run/checkpoints/last.pt") / 1024 ))
+
+# A leftover of a process that no longer runs (PID 999999 does not exist).
+touch "$run/checkpoints/last.pt.tmp.999999"
+
+# Files may grow to half a checkpoint: config.json and the logs fit, a checkpoint does not.
+set +e
+output=$(ulimit -f $((size_kb / 2)); trap '' XFSZ
+         "$s2s" train -c "$work/tiny.json" --resume --set training.max_steps=12 --skip-test 2>&1)
+code=$?
+set -e
+[ "$code" = 1 ] || fail "expected exit 1 on a write error, got $code:"$'\n'"$output"
+grep -Eq "^error: $run/checkpoints/(last|best|pending)\.pt: cannot write \(File too large\)$" <<<"$output" ||
+  fail "write error message:"$'\n'"$output"
+[ "$(grep -c '^error' <<<"$output")" = 1 ] || fail "more than one error line"
+[ "$(md5sum < "$run/checkpoints/last.pt")" = "$last_sum" ] || fail "last.pt was damaged"
+[ "$(md5sum < "$run/checkpoints/best.pt")" = "$best_sum" ] || fail "best.pt was damaged"
+leftovers=$(ls "$run"/checkpoints/*.tmp.* "$run"/*.tmp.* 2>/dev/null || true)
+[ -z "$leftovers" ] || fail "temporary files left behind: $leftovers"
+
+# The run still evaluates.
+"$s2s" evaluate --run "$run" > /dev/null 2>&1 || fail "the run no longer evaluates"
+echo "write error robustness tests passed"
