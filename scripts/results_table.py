@@ -43,11 +43,36 @@ def row(run):
             f"| {valid[-1]['step'] if valid else '–'} | {minutes:.1f} |")
 
 
+def check(run):
+    """The first reason `run` cannot be a row, or None."""
+    if not run.is_dir():
+        return f"{run}: no such run directory"
+    for name in ("config.json", "test.scores.json", "train.log", "metrics.jsonl"):
+        if not (run / name).is_file():
+            hint = " (train without --skip-test, or run s2s evaluate)" if "scores" in name else ""
+            return f"{run}: no {name}{hint}"
+    return None
+
+
 def main():
+    if len(sys.argv) < 2:
+        print("usage: scripts/results_table.py RUN_DIR [RUN_DIR ...]", file=sys.stderr)
+        return 2
+    runs = [Path(arg) for arg in sys.argv[1:]]
+    for run in runs:
+        problem = check(run)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     print("| attention | test BLEU | chrF | AER | entropy (nats) | parameters | steps | train min |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for arg in sys.argv[1:]:
-        print(row(Path(arg)))
+    for run in runs:
+        try:
+            print(row(run))
+        except (ValueError, KeyError, AttributeError) as e:
+            print(f"error: {run}: unreadable run files ({type(e).__name__}: {e})", file=sys.stderr)
+            return 2
+    return 0
 
 
 if __name__ == "__main__":

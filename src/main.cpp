@@ -10,8 +10,10 @@
 #include "cli/verbs.h"
 #include "util/error.h"
 #include "util/logging.h"
+#include "util/openmp.h"
 #include "util/signals.h"
 #include "util/strings.h"
+#include "util/version.h"
 
 namespace {
 
@@ -72,8 +74,11 @@ int report(const std::string& line, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  s2s::util::choose_openmp_waiting(argv);  // may start the program again, before anything else
   CLI::App app{"s2s: train and inspect attention-based GRU translation models"};
-  app.set_version_flag("--version", std::string("s2s ") + S2S_VERSION);
+  const auto commit = s2s::util::git_commit();
+  app.set_version_flag("--version", "s2s " + s2s::util::program_version() +
+                                        (commit.empty() ? "" : " (" + commit + ")"));
   app.require_subcommand(1);
   s2s::util::setup_logging();
   app.add_flag_callback(

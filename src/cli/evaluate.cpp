@@ -1,5 +1,6 @@
 #include "cli/evaluate.h"
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -12,9 +13,11 @@
 #include "eval/splits.h"
 #include "eval/translate.h"
 #include "run/manifest.h"
+#include "run/provenance.h"
 #include "run/run_dir.h"
 #include "util/fs.h"
 #include "util/logging.h"
+#include "util/progress.h"
 
 namespace s2s::cli {
 namespace {
@@ -67,13 +70,27 @@ void setup_evaluate(CLI::App& app) {
   add_run_options(sub, *args);
   add_split_option(sub, args->split);
   sub->add_flag("--json", args->json, "Print the scores as JSON instead of text");
+  sub->add_option("--out", args->out,
+                  "Write PREFIX.hyp and PREFIX.scores.json (default: "
+                  "<run>/evaluations/<split>.<checkpoint>.<greedy|beamK>)");
   sub->callback([args] { run_evaluate(*args); });
 }
 
-void run_evaluate(const EvaluateArgs& args) {
+std::string evaluation_prefix(const std::string& run, const std::string& split,
+                              const std::string& checkpoint, int64_t beam) {
+  return run + "/evaluations/" + split + "." + checkpoint + "." +
+         (beam <= 1 ? std::string("greedy") : "beam" + std::to_string(beam));
+}
+
+EvaluateResult run_evaluate(const EvaluateArgs& args) {
   auto run = run::load_run(args.run, args.checkpoint);
   const auto split = eval::load_split(run, args.split);
-  const auto translate = decode_options(run, args);
+  auto files = split.files;
+  if (!split.alignments.empty()) files.push_back(split.alignments);
+  run::warn_changed_files(args.run, files);
+  auto translate = decode_options(run, args);
+  util::ProgressLog progress("eval", "decoding " + split.name);
+  translate.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
 
   const auto sources =
       eval::bounded_sources(split.corpus.src, run.config.evaluation.max_src_len,
@@ -81,14 +98,23 @@ void run_evaluate(const EvaluateArgs& args) {
   const auto hyps = eval::texts(eval::Translator(run).translate_tokens(sources, translate));
   const SplitScores scores = eval::score_split(run, split, hyps);
 
-  const run::RunPaths paths(args.run);
-  const auto json = scores_json(args, split, translate.search.beam_size, scores);
-  util::write_file_atomic(paths.dir + "/" + split.name + ".hyp", join_lines(hyps));
-  util::write_file_atomic(paths.dir + "/" + split.name + ".scores.json", json.dump(1) + "\n");
-  run::record_files(paths.dir, {split.name + ".hyp", split.name + ".scores.json"});
-  util::logger("eval")->info("wrote {}/{}.hyp and {}.scores.json", paths.dir, split.name,
-                             split.name);
+  const int64_t beam = translate.search.beam_size;
+  const auto prefix =
+      args.out.empty() ? evaluation_prefix(args.run, split.name, args.checkpoint, beam) : args.out;
+  EvaluateResult r{prefix + ".hyp", prefix + ".scores.json", scores.bleu.score, scores.chrf.score,
+                   eval::decode_name(beam)};
+  const auto json = scores_json(args, split, beam, scores);
+  const auto folder = std::filesystem::path(prefix).parent_path();
+  if (!folder.empty()) std::filesystem::create_directories(folder);
+  for (const auto& path : {r.hyp_path, r.scores_path}) {
+    if (std::filesystem::exists(path)) util::logger("eval")->info("replacing {}", path);
+  }
+  util::write_file_atomic(r.hyp_path, join_lines(hyps));
+  util::write_file_atomic(r.scores_path, json.dump(1) + "\n");
+  run::record_files_inside(args.run, {r.hyp_path, r.scores_path});
+  util::logger("eval")->info("wrote {} and {}", r.hyp_path, r.scores_path);
   std::cout << (args.json ? json.dump(/*indent=*/1) + "\n" : scores_text(scores));
+  return r;
 }
 
 }  // namespace s2s::cli

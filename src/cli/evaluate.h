@@ -2,7 +2,10 @@
 // `s2s evaluate`: decodes a split of a trained run (every sentence, no length filtering) and
 // reports BLEU with its sacreBLEU signature, chrF, teacher-forced loss and perplexity, and, for a
 // model with attention, the mean attention entropy and (with gold alignments) the AER.
-// Writes <run>/<split>.hyp and <run>/<split>.scores.json.
+// Writes PREFIX.hyp and PREFIX.scores.json, PREFIX named after what produced them,
+// <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>, or given with --out: an evaluation
+// never replaces the results `train` wrote (<run>/test.hyp, test.scores.json), nor one made
+// with other settings.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -15,11 +18,23 @@ namespace s2s::cli {
 struct EvaluateArgs : RunArgs {
   std::string split = "test";  // "test" or "valid"
   bool json = false;           // print the scores JSON instead of text
+  std::string out;             // output prefix; "" = the default name above
+};
+
+// The scores of one evaluation, as run_evaluate wrote them (PREFIX.scores.json).
+struct EvaluateResult {
+  std::string hyp_path, scores_path;
+  double bleu = 0.0, chrf = 0.0;
+  std::string decode;  // "greedy" or "beam K"
 };
 
 // Registers the `evaluate` subcommand on `app`; its callback runs run_evaluate.
 void setup_evaluate(CLI::App& app);
 
-void run_evaluate(const EvaluateArgs& args);
+EvaluateResult run_evaluate(const EvaluateArgs& args);
+
+// <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>
+std::string evaluation_prefix(const std::string& run, const std::string& split,
+                              const std::string& checkpoint, int64_t beam);
 
 }  // namespace s2s::cli

@@ -11,6 +11,30 @@
 #include "util/progress.h"
 
 namespace s2s::cli {
+namespace {
+
+// What a user wants to know when training ends, and what to try next.
+void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
+                   const std::optional<EvaluateResult>& test, bool heatmaps) {
+  auto log = util::logger("train");
+  log->info("summary: {} steps, {} epochs, {} of training, {} parameters", s.steps, s.epochs,
+            util::format_duration(s.seconds), s.parameters);
+  if (s.best) {
+    log->info("  best checkpoint:  {} (step {}: validation BLEU {:.2f}, loss {:.4f}, ppl {})",
+              paths.checkpoint("best"), s.best_step, s.best->bleu, s.best->loss,
+              util::format_metric(s.best->ppl));
+  }
+  if (test) {
+    log->info("  test ({}):   BLEU {:.2f}, chrF {:.2f}; {}, {}", test->decode, test->bleu,
+              test->chrf, test->hyp_path, test->scores_path);
+  }
+  if (heatmaps) log->info("  heatmaps:         {}/heatmaps/ (index.jsonl lists them)", paths.dir);
+  log->info("  log and curves:   {}, {}", paths.log(), paths.metrics());
+  log->info("  next: s2s translate --run {}   (or: s2s evaluate --run {} --beam 5)", paths.dir,
+            paths.dir);
+}
+
+}  // namespace
 
 void setup_train(CLI::App& app) {
   auto args = std::make_shared<TrainArgs>();
@@ -19,7 +43,8 @@ void setup_train(CLI::App& app) {
   sub->add_option("--set", args->overrides, "Override a config value: section.key=value")
       ->take_all();
   sub->add_flag("--resume", args->resume, "Continue from <run_dir>/checkpoints/last.pt");
-  sub->add_flag("--overwrite", args->overwrite, "Start over in a run_dir that holds a run");
+  sub->add_flag("--overwrite", args->overwrite,
+                "Start over in a run_dir that holds a run (removes only what s2s wrote there)");
   sub->add_flag("--skip-test", args->skip_test, "Do not evaluate on the test split afterwards");
   sub->callback([args] { run_train(*args); });
 }
@@ -30,28 +55,28 @@ void run_train(const TrainArgs& args) {
   train_options.resume = args.resume;
   train_options.overwrite = args.overwrite;
   run::check_blas_speed();  // warns when the system BLAS is the slow reference one
-  train::Trainer trainer(config, train_options);
+  train::Trainer trainer(config, train_options);  // holds the run directory's lock to the end
   const auto summary = trainer.train();
-  auto log = util::logger("train");
-  log->info("done: {} steps in {}, {} parameters", summary.steps,
-            util::format_duration(summary.seconds), summary.parameters);
-  if (summary.best) {
-    log->info("best validation: BLEU {:.2f}, loss {:.4f}, ppl {:.2f}", summary.best->bleu,
-              summary.best->loss, summary.best->ppl);
+  const auto& paths = trainer.paths();
+  std::optional<EvaluateResult> test;
+  bool heatmaps = false;
+  if (!args.skip_test && !config.data.test.empty()) {
+    EvaluateArgs evaluate;
+    evaluate.run = paths.dir;
+    evaluate.split = "test";
+    evaluate.out = paths.dir + "/test";  // the training-time results: test.hyp, test.scores.json
+    test = run_evaluate(evaluate);
+    if (config::uses_attention(config.model) && config.evaluation.heatmaps > 0) {
+      AttentionArgs attention;
+      attention.run = paths.dir;
+      attention.split = "test";
+      attention.out = paths.dir + "/heatmaps";
+      attention.limit = config.evaluation.heatmaps;
+      run_attention(attention);
+      heatmaps = true;
+    }
   }
-  if (args.skip_test || config.data.test.empty()) return;
-
-  EvaluateArgs evaluate;
-  evaluate.run = config.run_dir;
-  evaluate.split = "test";
-  run_evaluate(evaluate);
-  if (!config::uses_attention(config.model) || config.evaluation.heatmaps == 0) return;
-  AttentionArgs heatmaps;
-  heatmaps.run = config.run_dir;
-  heatmaps.split = "test";
-  heatmaps.out = config.run_dir + "/heatmaps";
-  heatmaps.limit = config.evaluation.heatmaps;
-  run_attention(heatmaps);
+  print_summary(summary, paths, test, heatmaps);
 }
 
 }  // namespace s2s::cli

@@ -6,6 +6,7 @@
 #include "cli/attention.h"
 #include "cli/bench.h"
 #include "cli/bleu.h"
+#include "cli/config.h"
 #include "cli/evaluate.h"
 #include "cli/study.h"
 #include "cli/train.h"
@@ -23,6 +24,7 @@ void setup_verbs(CLI::App& app) {
   setup_bleu(app);
   setup_study(app);
   setup_bench(app);
+  setup_config(app);
 }
 
 CLI::Validator integer_in(int64_t min, int64_t max) {
@@ -44,8 +46,17 @@ CLI::Validator integer_in(int64_t min, int64_t max) {
 
 void add_run_options(CLI::App* sub, RunArgs& args) {
   sub->add_option("--run", args.run, "Run directory")->required();
-  sub->add_option("--checkpoint", args.checkpoint, "Checkpoint to load")
-      ->check(CLI::IsMember({"best", "last"}))
+  sub->add_option("--checkpoint", args.checkpoint,
+                  "Checkpoint to load: best, last or step_N (training.keep_step_checkpoints)")
+      ->check(CLI::Validator(
+          [](std::string& name) -> std::string {
+            const bool step = name.rfind("step_", 0) == 0 && name.size() > 5 &&
+                              name.find_first_not_of("0123456789", 5) == std::string::npos;
+            return name == "best" || name == "last" || step
+                       ? ""
+                       : "must be best, last or step_N, got '" + name + "'";
+          },
+          "best|last|step_N"))
       ->capture_default_str();
   sub->add_option("--beam", args.beam, "Beam size (default: the run's evaluation.beam_size)")
       ->check(integer_in(1, config::kMaxBeamSize));

@@ -30,6 +30,7 @@ const char* const kResumable[] = {
     "training.log_every",
     "training.checkpoint_every",
     "training.checkpoint_every_minutes",
+    "training.keep_step_checkpoints",
     "training.patience",
     "training.num_samples",
     "training.threads",

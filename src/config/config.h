@@ -1,10 +1,11 @@
 #pragma once
-// The run configuration: plain structs with defaults, one comment per field.
+// The run configuration: plain structs with defaults.
 //
 // Reading is strict (config/json_io.h): an unknown key, a wrong type or an out-of-range value
 // is a ConfigError naming the full key path, raised before any tensor is allocated. Every
-// struct lists its fields once, in a `visit_fields` function; reading, writing and
-// `--set section.key=value` overrides all walk that one list, so they cannot disagree.
+// struct lists its fields once, with what each means, in a `visit_fields` function below;
+// reading, writing, `--set section.key=value` overrides and `s2s config --template` all walk
+// that one list, so they cannot disagree.
 
 #include <cstdint>
 #include <string>
@@ -13,54 +14,54 @@
 namespace s2s::config {
 
 struct DataConfig {
-  std::string format = "parallel";  // corpus reader: "parallel" (PREFIX.src_ext/.tgt_ext) or "tsv"
-  std::string train;                // training corpus: parallel-file prefix or TSV file
-  std::string valid;                // validation corpus (same format)
-  std::string test;                 // test corpus (same format)
-  std::string src_ext = "src";      // parallel format: extension of source files
-  std::string tgt_ext = "tgt";      // parallel format: extension of target files
-  std::string valid_alignments;     // gold alignments of valid (Pharaoh i-j), optional
-  std::string test_alignments;      // gold alignments of test (Pharaoh i-j), optional
-  std::string tokenizer = "word";   // "word" (splits punctuation) or "whitespace" (pre-tokenized)
-  bool lowercase = false;           // lower-case both sides before tokenizing
-  int64_t max_len = 50;             // drop training pairs longer than this (tokens); 0 = no limit
-  int64_t src_min_freq = 1;         // source words seen fewer times become <unk>
-  int64_t tgt_min_freq = 1;         // target words seen fewer times become <unk>
-  int64_t src_max_vocab = 0;        // source vocabulary size cap incl. specials; 0 = no cap
-  int64_t tgt_max_vocab = 0;        // target vocabulary size cap incl. specials; 0 = no cap
+  std::string format = "parallel";
+  std::string train;
+  std::string valid;
+  std::string test;
+  std::string src_ext = "src";
+  std::string tgt_ext = "tgt";
+  std::string valid_alignments;
+  std::string test_alignments;
+  std::string tokenizer = "word";
+  bool lowercase = false;
+  int64_t max_len = 50;
+  int64_t src_min_freq = 1;
+  int64_t tgt_min_freq = 1;
+  int64_t src_max_vocab = 0;
+  int64_t tgt_max_vocab = 0;
 };
 
 struct EncoderConfig {
-  int64_t layers = 1;                // stacked bidirectional GRU layers
-  double dropout = 0.0;              // dropout between GRU layers and on encoder outputs
-  bool self_attention = false;       // multi-head self-attention over the GRU states
-  int64_t self_attention_heads = 4;  // heads of that self-attention
+  int64_t layers = 1;
+  double dropout = 0.0;
+  double output_dropout = 0.0;
+  bool self_attention = false;
+  int64_t self_attention_heads = 4;
 };
 
 struct DecoderConfig {
-  std::string style = "bahdanau";  // "bahdanau" (query = previous state) or "luong"
-  int64_t layers = 1;              // stacked GRU layers
-  double dropout = 0.0;            // dropout before the output layer
-  std::string bridge = "tanh";     // initial decoder state: "tanh" projection of encoder
-                                   // final states, or "zero"
+  std::string style = "bahdanau";
+  int64_t layers = 1;
+  double dropout = 0.0;
+  double output_dropout = 0.0;
+  std::string bridge = "tanh";
 };
 
 struct AttentionConfig {
-  std::string scorer = "additive";   // additive | dot | scaled_dot | bilinear | none
-  int64_t rank = 0;                  // bilinear only: low-rank (Uh)^T(Vq) with r = rank; 0 = full
-  int64_t size = 0;                  // additive hidden size / projection size; 0 = decoder hidden
-  bool key_value = false;            // separate key and value projections of encoder states
-  int64_t heads = 1;                 // attention heads; must divide the attention size
-  std::string hard = "none";         // hard attention in training: "none" (soft), "sample"
-                                     // (s_t ~ a_t, trained with REINFORCE) or "argmax"
-  std::string hard_eval = "argmax";  // hard attention at evaluation: "argmax" or "sample"
+  std::string scorer = "additive";
+  int64_t rank = 0;
+  int64_t size = 0;
+  bool key_value = false;
+  int64_t heads = 1;
+  std::string hard = "none";
+  std::string hard_eval = "argmax";
 };
 
 struct ModelConfig {
-  int64_t emb_size = 128;               // source and target embedding size
-  int64_t hidden_size = 256;            // GRU hidden size (encoder per direction, and decoder)
-  std::string init = "xavier_uniform";  // xavier_uniform | xavier_normal | uniform | normal
-  double init_scale = 0.1;              // uniform: U(-s, s); normal: N(0, s^2)
+  int64_t emb_size = 128;
+  int64_t hidden_size = 256;
+  std::string init = "xavier_uniform";
+  double init_scale = 0.1;
   EncoderConfig encoder;
   DecoderConfig decoder;
   AttentionConfig attention;
@@ -70,132 +71,143 @@ struct ModelConfig {
 // Show, Attend and Tell code (arctic-captions): baseline decay 0.9, entropy weight 0.002,
 // expected context with probability 0.5.
 struct ReinforceConfig {
-  std::string baseline = "moving_average";  // none | moving_average | learned | leave_one_out
-  double baseline_decay = 0.9;      // moving average: b <- decay * b + (1 - decay) * mean(R)
-  int64_t samples = 2;              // leave_one_out: K attention samples per sentence (>= 2)
-  double weight = 1.0;              // lambda_r: weight of the REINFORCE term
-  double entropy_weight = 0.002;    // lambda_e: weight of the attention entropy bonus
-  double p_expect = 0.5;            // probability of using the expected (soft) context
-  std::string reward = "sentence";  // "sentence": R = log p(y|s); "reward_to_go": per step
+  std::string baseline = "moving_average";
+  double baseline_decay = 0.9;
+  int64_t samples = 2;
+  double weight = 1.0;
+  double entropy_weight = 0.002;
+  double p_expect = 0.5;
+  std::string reward = "sentence";
 };
 
 struct TrainingConfig {
-  std::string optimizer = "adam";        // "adam" or "sgd"
-  double learning_rate = 1e-3;           // initial learning rate
-  double momentum = 0.0;                 // SGD momentum
-  double weight_decay = 0.0;             // L2 penalty
-  double clip_grad_norm = 1.0;           // clip the global gradient norm; 0 = no clipping
-  double teacher_forcing = 1.0;          // probability of feeding the gold previous token
-  double label_smoothing = 0.0;          // epsilon of label-smoothed cross-entropy
-  int64_t batch_size = 64;               // sentences, or tokens when batch_type = "tokens"
-  std::string batch_type = "sentences";  // "sentences" or "tokens" (padded tokens per batch)
-  int64_t bucket_batches = 100;          // sort by length within pools of this many batches
-  int64_t epochs = 10;                   // passes over the training data
-  int64_t max_steps = 0;                 // stop after this many updates; 0 = no step limit
-  std::string lr_schedule = "constant";  // "constant" or "plateau" (reduce on plateau)
-  double lr_decay = 0.5;                 // plateau: multiply the learning rate by this
-  int64_t lr_patience = 1;               // plateau: validations without improvement before decay
-  double min_lr = 1e-6;                  // plateau: never below this
-  int64_t validate_every = 0;            // validate every N steps; 0 = at the end of each epoch
-  int64_t log_every = 50;                // log training loss every N steps
-  int64_t checkpoint_every = 0;          // also save last.pt every N steps; 0 = off
-  double checkpoint_every_minutes = 10;  // also save last.pt every N minutes; 0 = off
-  std::string early_stopping_metric = "bleu";  // "bleu", "loss" or "ppl"
-  int64_t patience = 0;       // stop after N validations without improvement; 0 = off
-  int64_t num_samples = 3;    // sample translations printed at each validation
-  int64_t threads = 0;        // intra-op threads; 0 = all cores
-  ReinforceConfig reinforce;  // used when model.attention.hard = "sample"
+  std::string optimizer = "adam";
+  double learning_rate = 1e-3;
+  double momentum = 0.0;
+  double weight_decay = 0.0;
+  double clip_grad_norm = 1.0;
+  double teacher_forcing = 1.0;
+  double label_smoothing = 0.0;
+  int64_t batch_size = 64;
+  std::string batch_type = "sentences";
+  int64_t bucket_batches = 100;
+  int64_t epochs = 10;
+  int64_t max_steps = 0;
+  std::string lr_schedule = "constant";
+  double lr_decay = 0.5;
+  int64_t lr_patience = 1;
+  double min_lr = 1e-6;
+  int64_t validate_every = 0;
+  int64_t log_every = 50;
+  int64_t checkpoint_every = 0;
+  double checkpoint_every_minutes = 10;
+  bool keep_step_checkpoints = false;
+  std::string early_stopping_metric = "bleu";
+  int64_t patience = 0;
+  int64_t num_samples = 3;
+  int64_t threads = 0;
+  ReinforceConfig reinforce;
 };
 
 struct EvaluationConfig {
-  int64_t beam_size = 1;              // 1 = greedy search
-  double length_penalty = 0.6;        // GNMT alpha in ((5 + len) / 6)^alpha
-  int64_t n_best = 1;                 // hypotheses returned per sentence by beam search
-  double max_len_ratio = 2.0;         // stop decoding after ratio * source length + max_len_extra
-  int64_t max_len_extra = 10;         // see max_len_ratio
-  bool replace_unk = false;           // replace <unk> by the most attended source word
-  int64_t batch_size = 64;            // sentences per decoding batch
-  std::string bleu_tokenize = "13a";  // sacreBLEU tokenizer: 13a | none | char | intl
-  bool bleu_lowercase = false;        // case-insensitive BLEU
-  int64_t heatmaps = 5;               // attention CSVs written for the first N test sentences
-  int64_t max_src_len = 250;          // decoding cuts longer sources to this many tokens
+  int64_t beam_size = 1;
+  double length_penalty = 0.6;
+  int64_t n_best = 1;
+  double max_len_ratio = 2.0;
+  int64_t max_len_extra = 10;
+  bool replace_unk = false;
+  int64_t batch_size = 64;
+  std::string bleu_tokenize = "13a";
+  bool bleu_lowercase = false;
+  int64_t heatmaps = 5;
+  int64_t max_src_len = 250;
 };
 
 struct Config {
-  std::string name = "s2s";              // run name, used in logs
-  std::string run_dir = "runs/default";  // where checkpoints, logs and outputs go
-  int64_t seed = 42;                     // seeds weights, shuffling, dropout and sampling
-  std::string device = "auto";           // "auto", "cpu", "cuda" or "cuda:N"
+  std::string name = "s2s";
+  std::string run_dir = "runs/default";
+  int64_t seed = 42;
+  std::string device = "auto";
   DataConfig data;
   ModelConfig model;
   TrainingConfig training;
   EvaluationConfig evaluation;
 };
 
-// The field lists. `v(key, member)` for a value, `v.section(key, member)` for a nested struct.
+// The field lists, each field with what it means: `v(key, member, doc)` for a value,
+// `v.section(key, member)` for a nested struct.
 template <class V>
 void visit_fields(V& v, DataConfig& c) {
-  v("format", c.format);
-  v("train", c.train);
-  v("valid", c.valid);
-  v("test", c.test);
-  v("src_ext", c.src_ext);
-  v("tgt_ext", c.tgt_ext);
-  v("valid_alignments", c.valid_alignments);
-  v("test_alignments", c.test_alignments);
-  v("tokenizer", c.tokenizer);
-  v("lowercase", c.lowercase);
-  v("max_len", c.max_len);
-  v("src_min_freq", c.src_min_freq);
-  v("tgt_min_freq", c.tgt_min_freq);
-  v("src_max_vocab", c.src_max_vocab);
-  v("tgt_max_vocab", c.tgt_max_vocab);
+  v("format", c.format, "corpus reader: \"parallel\" (PREFIX.src_ext/.tgt_ext) or \"tsv\"");
+  v("train", c.train,
+    "training corpus: parallel-file prefix or TSV file, relative to the config file");
+  v("valid", c.valid, "validation corpus (same format)");
+  v("test", c.test, "test corpus (same format)");
+  v("src_ext", c.src_ext, "parallel format: extension of source files");
+  v("tgt_ext", c.tgt_ext, "parallel format: extension of target files");
+  v("valid_alignments", c.valid_alignments,
+    "gold alignments of valid (Pharaoh i-j), optional; relative to the config file");
+  v("test_alignments", c.test_alignments,
+    "gold alignments of test (Pharaoh i-j), optional; relative to the config file");
+  v("tokenizer", c.tokenizer, "\"word\" (splits punctuation) or \"whitespace\" (pre-tokenized)");
+  v("lowercase", c.lowercase, "lower-case both sides before tokenizing");
+  v("max_len", c.max_len, "drop training pairs longer than this (tokens); 0 = no limit");
+  v("src_min_freq", c.src_min_freq, "source words seen fewer times become <unk>");
+  v("tgt_min_freq", c.tgt_min_freq, "target words seen fewer times become <unk>");
+  v("src_max_vocab", c.src_max_vocab, "source vocabulary size cap incl. specials; 0 = no cap");
+  v("tgt_max_vocab", c.tgt_max_vocab, "target vocabulary size cap incl. specials; 0 = no cap");
 }
 
 template <class V>
 void visit_fields(V& v, EncoderConfig& c) {
-  v("layers", c.layers);
-  v("dropout", c.dropout);
-  v("self_attention", c.self_attention);
-  v("self_attention_heads", c.self_attention_heads);
+  v("layers", c.layers, "stacked bidirectional GRU layers");
+  v("dropout", c.dropout, "dropout on the source embeddings and between GRU layers");
+  v("output_dropout", c.output_dropout, "dropout on the encoder states (attention keys, values)");
+  v("self_attention", c.self_attention, "multi-head self-attention over the GRU states");
+  v("self_attention_heads", c.self_attention_heads, "heads of that self-attention");
 }
 
 template <class V>
 void visit_fields(V& v, DecoderConfig& c) {
-  v("style", c.style);
-  v("layers", c.layers);
-  v("dropout", c.dropout);
-  v("bridge", c.bridge);
+  v("style", c.style, "\"bahdanau\" (query = previous state) or \"luong\"");
+  v("layers", c.layers, "stacked GRU layers");
+  v("dropout", c.dropout, "dropout on the target embeddings and between GRU layers");
+  v("output_dropout", c.output_dropout, "dropout on the output layer's input [s_t; c_t; e(y)]");
+  v("bridge", c.bridge,
+    "initial decoder state: \"tanh\" projection of encoder final states, or \"zero\"");
 }
 
 template <class V>
 void visit_fields(V& v, AttentionConfig& c) {
-  v("scorer", c.scorer);
-  v("rank", c.rank);
-  v("size", c.size);
-  v("key_value", c.key_value);
-  v("heads", c.heads);
-  v("hard", c.hard);
-  v("hard_eval", c.hard_eval);
+  v("scorer", c.scorer, "additive | dot | scaled_dot | bilinear | none");
+  v("rank", c.rank, "bilinear only: low-rank (Uh)^T(Vq) with r = rank; 0 = full");
+  v("size", c.size, "additive hidden size / projection size; 0 = decoder hidden");
+  v("key_value", c.key_value, "separate key and value projections of encoder states");
+  v("heads", c.heads, "attention heads; must divide the attention size");
+  v("hard", c.hard,
+    "hard attention in training: \"none\" (soft), \"sample\" (s_t ~ a_t, trained with REINFORCE) "
+    "or \"argmax\"");
+  v("hard_eval", c.hard_eval, "hard attention at evaluation: \"argmax\" or \"sample\"");
 }
 
 template <class V>
 void visit_fields(V& v, ReinforceConfig& c) {
-  v("baseline", c.baseline);
-  v("baseline_decay", c.baseline_decay);
-  v("samples", c.samples);
-  v("weight", c.weight);
-  v("entropy_weight", c.entropy_weight);
-  v("p_expect", c.p_expect);
-  v("reward", c.reward);
+  v("baseline", c.baseline, "none | moving_average | learned | leave_one_out");
+  v("baseline_decay", c.baseline_decay, "moving average: b <- decay * b + (1 - decay) * mean(R)");
+  v("samples", c.samples, "leave_one_out: K attention samples per sentence (>= 2)");
+  v("weight", c.weight, "lambda_r: weight of the REINFORCE term");
+  v("entropy_weight", c.entropy_weight, "lambda_e: weight of the attention entropy bonus");
+  v("p_expect", c.p_expect, "probability of using the expected (soft) context");
+  v("reward", c.reward, "\"sentence\": R = log p(y|s); \"reward_to_go\": per step");
 }
 
 template <class V>
 void visit_fields(V& v, ModelConfig& c) {
-  v("emb_size", c.emb_size);
-  v("hidden_size", c.hidden_size);
-  v("init", c.init);
-  v("init_scale", c.init_scale);
+  v("emb_size", c.emb_size, "source and target embedding size");
+  v("hidden_size", c.hidden_size, "GRU hidden size (encoder per direction, and decoder)");
+  v("init", c.init,
+    "xavier_uniform | xavier_normal | uniform | normal | pytorch (each layer's LibTorch default)");
+  v("init_scale", c.init_scale, "uniform: U(-s, s); normal: N(0, s^2)");
   v.section("encoder", c.encoder);
   v.section("decoder", c.decoder);
   v.section("attention", c.attention);
@@ -203,54 +215,59 @@ void visit_fields(V& v, ModelConfig& c) {
 
 template <class V>
 void visit_fields(V& v, TrainingConfig& c) {
-  v("optimizer", c.optimizer);
-  v("learning_rate", c.learning_rate);
-  v("momentum", c.momentum);
-  v("weight_decay", c.weight_decay);
-  v("clip_grad_norm", c.clip_grad_norm);
-  v("teacher_forcing", c.teacher_forcing);
-  v("label_smoothing", c.label_smoothing);
-  v("batch_size", c.batch_size);
-  v("batch_type", c.batch_type);
-  v("bucket_batches", c.bucket_batches);
-  v("epochs", c.epochs);
-  v("max_steps", c.max_steps);
-  v("lr_schedule", c.lr_schedule);
-  v("lr_decay", c.lr_decay);
-  v("lr_patience", c.lr_patience);
-  v("min_lr", c.min_lr);
-  v("validate_every", c.validate_every);
-  v("log_every", c.log_every);
-  v("checkpoint_every", c.checkpoint_every);
-  v("checkpoint_every_minutes", c.checkpoint_every_minutes);
-  v("early_stopping_metric", c.early_stopping_metric);
-  v("patience", c.patience);
-  v("num_samples", c.num_samples);
-  v("threads", c.threads);
+  v("optimizer", c.optimizer, "\"adam\" or \"sgd\"");
+  v("learning_rate", c.learning_rate, "initial learning rate");
+  v("momentum", c.momentum, "SGD momentum");
+  v("weight_decay", c.weight_decay, "L2 penalty");
+  v("clip_grad_norm", c.clip_grad_norm, "clip the global gradient norm; 0 = no clipping");
+  v("teacher_forcing", c.teacher_forcing, "probability of feeding the gold previous token");
+  v("label_smoothing", c.label_smoothing, "epsilon of label-smoothed cross-entropy");
+  v("batch_size", c.batch_size, "sentences, or tokens when batch_type = \"tokens\"");
+  v("batch_type", c.batch_type, "\"sentences\" or \"tokens\" (padded tokens per batch)");
+  v("bucket_batches", c.bucket_batches, "sort by length within pools of this many batches");
+  v("epochs", c.epochs, "passes over the training data");
+  v("max_steps", c.max_steps, "stop after this many updates; 0 = no step limit");
+  v("lr_schedule", c.lr_schedule, "\"constant\" or \"plateau\" (reduce on plateau)");
+  v("lr_decay", c.lr_decay, "plateau: multiply the learning rate by this");
+  v("lr_patience", c.lr_patience, "plateau: validations without improvement before decay");
+  v("min_lr", c.min_lr, "plateau: never below this");
+  v("validate_every", c.validate_every, "validate every N steps; 0 = at the end of each epoch");
+  v("log_every", c.log_every, "log training loss every N steps");
+  v("checkpoint_every", c.checkpoint_every, "also save last.pt every N steps; 0 = off");
+  v("checkpoint_every_minutes", c.checkpoint_every_minutes,
+    "also save last.pt every N minutes; 0 = off");
+  v("keep_step_checkpoints", c.keep_step_checkpoints,
+    "also keep checkpoints/step_<N>.pt of each validation");
+  v("early_stopping_metric", c.early_stopping_metric, "\"bleu\", \"loss\" or \"ppl\"");
+  v("patience", c.patience, "stop after N validations without improvement; 0 = off");
+  v("num_samples", c.num_samples, "sample translations printed at each validation");
+  v("threads", c.threads, "intra-op threads (also for evaluation and translation); 0 = all cores");
   v.section("reinforce", c.reinforce);
 }
 
 template <class V>
 void visit_fields(V& v, EvaluationConfig& c) {
-  v("beam_size", c.beam_size);
-  v("length_penalty", c.length_penalty);
-  v("n_best", c.n_best);
-  v("max_len_ratio", c.max_len_ratio);
-  v("max_len_extra", c.max_len_extra);
-  v("replace_unk", c.replace_unk);
-  v("batch_size", c.batch_size);
-  v("bleu_tokenize", c.bleu_tokenize);
-  v("bleu_lowercase", c.bleu_lowercase);
-  v("heatmaps", c.heatmaps);
-  v("max_src_len", c.max_src_len);
+  v("beam_size", c.beam_size, "1 = greedy search");
+  v("length_penalty", c.length_penalty, "GNMT alpha in ((5 + len) / 6)^alpha");
+  v("n_best", c.n_best, "hypotheses per sentence that s2s translate prints (<= beam_size)");
+  v("max_len_ratio", c.max_len_ratio, "stop decoding after ratio * source length + max_len_extra");
+  v("max_len_extra", c.max_len_extra, "see max_len_ratio");
+  v("replace_unk", c.replace_unk, "replace <unk> by the most attended source word");
+  v("batch_size", c.batch_size, "sentences per decoding batch");
+  v("bleu_tokenize", c.bleu_tokenize, "sacreBLEU tokenizer: 13a | none | char | intl");
+  v("bleu_lowercase", c.bleu_lowercase, "case-insensitive BLEU");
+  v("heatmaps", c.heatmaps, "attention CSVs written for the first N test sentences");
+  v("max_src_len", c.max_src_len, "decoding cuts longer sources to this many tokens");
 }
 
 template <class V>
 void visit_fields(V& v, Config& c) {
-  v("name", c.name);
-  v("run_dir", c.run_dir);
-  v("seed", c.seed);
-  v("device", c.device);
+  v("name", c.name, "run name, used in logs");
+  v("run_dir", c.run_dir,
+    "where checkpoints, logs and outputs go, relative to the working directory");
+  v("seed", c.seed, "seeds weights, shuffling, dropout and sampling");
+  v("device", c.device,
+    "\"auto\" (CUDA when LibTorch sees a GPU, else the CPU), \"cpu\", \"cuda\" or \"cuda:N\"");
   v.section("data", c.data);
   v.section("model", c.model);
   v.section("training", c.training);

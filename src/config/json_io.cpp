@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "config/json_text.h"
+#include "config/paths.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -62,7 +64,7 @@ class Reader {
       : object_(object), prefix_(std::move(prefix)), origin_(origin) {}
 
   template <class T>
-  void operator()(const char* key, T& out) {
+  void operator()(const char* key, T& out, const char* /*doc*/) {
     known_.emplace_back(key);
     const auto it = object_.find(key);
     if (it != object_.end()) read_value(*it, out, origin_, join_key(prefix_, key));
@@ -102,7 +104,7 @@ class Writer {
   explicit Writer(json& out) : out_(out) {}
 
   template <class T>
-  void operator()(const char* key, T& value) {
+  void operator()(const char* key, T& value, const char* /*doc*/) {
     out_[key] = value;
   }
 
@@ -124,7 +126,7 @@ class KeyLister {
   explicit KeyLister(std::string prefix = "") : prefix_(std::move(prefix)) {}
 
   template <class T>
-  void operator()(const char* key, T&) {
+  void operator()(const char* key, T&, const char* /*doc*/) {
     keys.push_back(join_key(prefix_, key));
   }
 
@@ -176,7 +178,7 @@ class Setter {
       : parts_(parts), depth_(depth), value_(value) {}
 
   template <class T>
-  void operator()(const char* key, T& out) {
+  void operator()(const char* key, T& out, const char* /*doc*/) {
     if (depth_ + 1 != parts_.size() || parts_[depth_] != key) return;
     parse_override(value_, out, full_key());
     found = true;
@@ -245,74 +247,6 @@ std::string line_and_column(const std::string& text, std::size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
-// Where a key of a JSON text stands: its full path ("training.learning_rate"), its line and,
-// when its value is a number, the number's text and whether it overflows a double.
-struct KeySite {
-  std::string path;
-  std::size_t line = 0;
-  std::string number;
-  bool overflows = false;
-};
-
-// Every key of a JSON text that json::parse accepted (or rejected only for a number out of
-// range), in order. nlohmann keeps the last of duplicate keys and reports neither duplicates
-// nor where an overflowing number stands, so this small scan of the text does.
-std::vector<KeySite> scan_keys(const std::string& text) {
-  struct Frame {
-    bool object;
-    std::string path, key;  // the object's own path; the key whose value comes next
-  };
-  std::vector<Frame> frames;
-  std::vector<KeySite> sites;
-  std::size_t line = 1;
-  const auto value_path = [&] {
-    if (frames.empty()) return std::string();
-    const auto& f = frames.back();
-    return f.object ? join_key(f.path, f.key) : f.path + "[]";
-  };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') {
-      ++line;
-    } else if (c == '{' || c == '[') {
-      frames.push_back({c == '{', value_path(), ""});
-    } else if ((c == '}' || c == ']') && !frames.empty()) {
-      frames.pop_back();
-    } else if (c == '"') {
-      std::string str;
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-        if (text[i] == '\\' && i + 1 < text.size()) ++i;
-        str += text[i];
-      }
-      std::size_t next = text.find_first_not_of(" \t\r\n", i + 1);
-      if (next != std::string::npos && text[next] == ':' && !frames.empty() &&
-          frames.back().object) {
-        frames.back().key = str;
-        sites.push_back({join_key(frames.back().path, str), line, "", false});
-      }
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      const std::size_t end = text.find_first_of(",}] \t\r\n", i);
-      const std::string number = text.substr(i, end - i);
-      if (!sites.empty()) {
-        sites.back().number = number;
-        sites.back().overflows = !std::isfinite(std::strtod(number.c_str(), nullptr));
-      }
-      i = (end == std::string::npos ? text.size() : end) - 1;
-    }
-  }
-  return sites;
-}
-
-void reject_duplicate_keys(const std::vector<KeySite>& sites, const std::string& origin) {
-  for (std::size_t i = 0; i < sites.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      if (sites[j].path != sites[i].path) continue;
-      throw ConfigError(origin + ": duplicate key '" + sites[i].path + "' at lines " +
-                        std::to_string(sites[j].line) + " and " + std::to_string(sites[i].line));
-    }
-  }
-}
-
 }  // namespace
 
 std::string closest_key(const std::string& key, const std::vector<std::string>& candidates) {
@@ -373,14 +307,13 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   const std::string text = util::read_file(path);
   json j;
   try {
-    j = json::parse(text);
+    j = json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
   } catch (const json::parse_error& e) {
     throw ConfigError(path + ": invalid JSON at " +
                       line_and_column(text, e.byte > 0 ? e.byte - 1 : 0));
   } catch (const json::exception&) {
     // nlohmann reports a number beyond double (1e999) without saying where: find it.
-    const auto keys = scan_keys(text);
-    for (const auto& k : keys) {
+    for (const auto& k : scan_keys(text)) {
       if (k.overflows) {
         throw ConfigError(path + ":" + std::to_string(k.line) + ": " + k.path +
                           ": number out of range (" + k.number + ")");
@@ -390,7 +323,12 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   }
   reject_duplicate_keys(scan_keys(text), path);
   Config config = config_from_json(j, path);
-  for (const auto& assignment : overrides) apply_override(config, assignment);
+  std::vector<std::string> overridden;
+  for (const auto& assignment : overrides) {
+    apply_override(config, assignment);
+    overridden.push_back(assignment.substr(0, assignment.find('=')));
+  }
+  resolve_paths(config, std::filesystem::path(path).parent_path().string(), overridden);
   validate(config);
   return config;
 }

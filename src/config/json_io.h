@@ -9,7 +9,9 @@
 
 namespace s2s::config {
 
-// Reads `path`, applies `overrides` ("section.key=value"), validates; ConfigError on any fault.
+// Reads `path` (JSON; // and /* */ comments allowed), applies `overrides`
+// ("section.key=value"), makes its paths absolute (config/paths.h) and validates; ConfigError
+// on any fault.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
 
 // Strict conversion: unknown keys (with a "did you mean" hint) and wrong types are errors.

@@ -65,6 +65,8 @@ void validate_model(const ModelConfig& m) {
   require(m.encoder.layers >= 1, "model.encoder.layers", "must be >= 1", m.encoder.layers);
   require(m.encoder.dropout >= 0 && m.encoder.dropout < 1, "model.encoder.dropout",
           "must be in [0, 1)", m.encoder.dropout);
+  require(m.encoder.output_dropout >= 0 && m.encoder.output_dropout < 1,
+          "model.encoder.output_dropout", "must be in [0, 1)", m.encoder.output_dropout);
   require(m.encoder.self_attention_heads >= 1, "model.encoder.self_attention_heads", "must be >= 1",
           m.encoder.self_attention_heads);
   require(!m.encoder.self_attention || (2 * m.hidden_size) % m.encoder.self_attention_heads == 0,
@@ -75,6 +77,8 @@ void validate_model(const ModelConfig& m) {
   require(m.decoder.layers >= 1, "model.decoder.layers", "must be >= 1", m.decoder.layers);
   require(m.decoder.dropout >= 0 && m.decoder.dropout < 1, "model.decoder.dropout",
           "must be in [0, 1)", m.decoder.dropout);
+  require(m.decoder.output_dropout >= 0 && m.decoder.output_dropout < 1,
+          "model.decoder.output_dropout", "must be in [0, 1)", m.decoder.output_dropout);
   require_choice("model.decoder.bridge", m.decoder.bridge, {"tanh", "zero"});
 
   const AttentionConfig& a = m.attention;
@@ -195,7 +199,7 @@ const std::vector<std::string>& scorer_names() {
 
 const std::vector<std::string>& init_names() {
   static const std::vector<std::string> names = {"xavier_uniform", "xavier_normal", "uniform",
-                                                 "normal"};
+                                                 "normal", "pytorch"};
   return names;
 }
 

@@ -136,6 +136,12 @@ std::string describe(const CorpusSpec& spec) {
   return spec.path;
 }
 
+std::vector<std::string> corpus_files(const CorpusSpec& spec) {
+  if (spec.format == "parallel")
+    return {spec.path + "." + spec.src_ext, spec.path + "." + spec.tgt_ext};
+  return {spec.path};
+}
+
 std::vector<SentencePair> read_corpus(const CorpusSpec& spec) {
   if (spec.path.empty()) throw ConfigError("corpus path is empty");
   std::vector<SentencePair> pairs;

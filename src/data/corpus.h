@@ -40,6 +40,9 @@ struct CorpusSpec {
 std::vector<std::string> corpus_formats();
 // "data/train.tsv" or "data/train.{de,en}": how logs and errors name a corpus.
 std::string describe(const CorpusSpec& spec);
+// The files a corpus is read from: the TSV file, or the two parallel files.
+std::vector<std::string> corpus_files(const CorpusSpec& spec);
+
 // Dispatches on `spec.format` (ConfigError listing the valid ones); no pairs is an InputError.
 std::vector<SentencePair> read_corpus(const CorpusSpec& spec);
 

@@ -51,6 +51,7 @@ Split load_split(const config::Config& config, const std::string& name,
   Split split;
   split.name = name;
   split.description = data::describe(spec);
+  split.files = data::corpus_files(spec);
   split.pairs = data::read_corpus(spec);
   split.corpus = data::tokenize_corpus(split.pairs, src_tokenizer, tgt_tokenizer);
   split.alignments = *keys.alignments;

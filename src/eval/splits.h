@@ -25,6 +25,7 @@ namespace s2s::eval {
 struct Split {
   std::string name;                       // "test" or "valid"
   std::string description;                // how logs name the corpus ("data/test.{de,en}")
+  std::vector<std::string> files;         // the files it was read from
   std::vector<data::SentencePair> pairs;  // raw lines
   data::TokenizedCorpus corpus;           // tokenized with the run's tokenizers
   std::string alignments;                 // gold alignment file, "" if none configured

@@ -41,7 +41,10 @@ std::vector<Translation> Translator::translate_tokens(
     lengths.push_back(static_cast<int64_t>(s.size()));  // 0 = empty input, not decoded
   }
   std::vector<Translation> out(sources.size());
+  for (auto& t : out) t.n_best = {Candidate{}};  // empty inputs stay so
   auto model = model_;  // search needs a mutable handle; it shares the module
+  std::size_t done = sources.size();
+  for (const auto& l : lengths) done -= l > 0 ? 1 : 0;
   for (const auto& indices : length_sorted_batches(lengths, options.batch_size)) {
     const auto batch = run::make_source_batch(ids, indices, device_);
     const auto hypotheses = search(model, batch, options.search);
@@ -49,7 +52,15 @@ std::vector<Translation> Translator::translate_tokens(
       const auto i = indices[r];
       // search returns at least one hypothesis per row: </s> is always allowed.
       out[i] = finish(sources[i], hypotheses[r].front(), options.replace_unk);
+      out[i].n_best.clear();
+      for (const auto& h : hypotheses[r]) {
+        const auto tokens = tgt_vocab_.decode(h.tokens);
+        out[i].n_best.push_back({tgt_tokenizer_.detokenize(tokens), h.score, h.normalized_score});
+      }
+      out[i].n_best.front().text = out[i].text;  // with <unk> replaced, as the best is
     }
+    done += indices.size();
+    if (options.progress) options.progress(done, sources.size());
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,14 +26,26 @@
 
 namespace s2s::eval {
 
+// Called after each decoded batch with the sentences done so far and their total.
+using Progress = std::function<void(std::size_t done, std::size_t total)>;
+
 struct TranslateOptions {
-  SearchOptions search;      // decoding strategy; only the best hypothesis is kept
+  SearchOptions search;      // decoding strategy; search.n_best hypotheses are kept
   int64_t batch_size = 64;   // sentences per decoding batch
   bool replace_unk = false;  // replace generated <unk> by the most attended source token
+  Progress progress;         // optional
 };
 
-// The config's evaluation section as translate options (n_best forced to 1).
+// The config's evaluation section as translate options (n_best 1: the best hypothesis only;
+// `s2s translate --n-best` asks for more).
 TranslateOptions translate_options(const config::EvaluationConfig& evaluation);
+
+// One hypothesis of a sentence's n-best list.
+struct Candidate {
+  std::string text;               // detokenized
+  double score = 0.0;             // sum of log-probs, </s> included
+  double normalized_score = 0.0;  // score / lp(length): the ranking criterion of beam search
+};
 
 // One translated sentence.
 struct Translation {
@@ -42,6 +55,9 @@ struct Translation {
   double score = 0.0;               // sum of log-probs, </s> included (0 for an empty input)
   // [tokens + 1, m, source + 1] on the CPU; undefined without attention or for an empty input.
   torch::Tensor attention;
+  // The search.n_best best hypotheses, best first (the first is the one above); one empty
+  // candidate for an empty input.
+  std::vector<Candidate> n_best;
 };
 
 // Everything decoding needs, borrowed: the vocabularies and tokenizers must outlive it.

@@ -30,6 +30,7 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_
   const auto encoder = EncoderOptions(src_vocab_size, c.emb_size, c.hidden_size)
                            .layers(c.encoder.layers)
                            .dropout(c.encoder.dropout)
+                           .output_dropout(c.encoder.output_dropout)
                            .self_attention(c.encoder.self_attention)
                            .self_attention_heads(c.encoder.self_attention_heads);
   const int64_t encoder_size = 2 * c.hidden_size;
@@ -37,6 +38,7 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_
                      .style(decoder_style(c.decoder.style))
                      .layers(c.decoder.layers)
                      .dropout(c.decoder.dropout)
+                     .output_dropout(c.decoder.output_dropout)
                      .bridge(bridge(c.decoder.bridge));
   if (config::uses_attention(c)) {
     decoder.attention(AttentionOptions(c.attention.scorer, c.hidden_size, encoder_size)

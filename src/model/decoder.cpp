@@ -62,6 +62,7 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
   }
   output_ = register_module("output", torch::nn::Linear(feature_size, o.vocab_size()));
   dropout_ = register_module("dropout", torch::nn::Dropout(o.dropout()));
+  output_dropout_ = register_module("output_dropout", torch::nn::Dropout(o.output_dropout()));
 }
 
 DecoderMemory DecoderImpl::prepare(const EncoderOutput& encoded) {
@@ -101,7 +102,7 @@ torch::Tensor DecoderImpl::attend(const torch::Tensor& query, const DecoderMemor
 StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
                              const DecoderMemory& memory) {
   const bool luong = options_.style() == DecoderStyle::kLuong;
-  const auto embedded = embedding(prev);  // [B, E]
+  const auto embedded = dropout_(embedding(prev));  // [B, E]
   StepOutput out;
   torch::Tensor context = memory.summary;  // used as is without attention
   if (!luong && has_attention()) {
@@ -128,7 +129,7 @@ StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
 }
 
 torch::Tensor DecoderImpl::logits(const torch::Tensor& features) {
-  return output_(dropout_(features));
+  return output_(output_dropout_(features));
 }
 
 }  // namespace s2s::model

@@ -9,7 +9,9 @@
 //   s_t      = GRU([e(y_{t-1}); h~_{t-1}], s_{t-1})
 //   c_t, a_t = attend(query = s_t)              current state is the query
 //   h~_t     = tanh(W_c [c_t; s_t])             attentional hidden state = features
-// logits_t = W_out dropout(features_t): applied by the caller, for all steps at once when it can.
+// logits_t = W_out output_dropout(features_t): applied by the caller, for all steps at once when
+// it can. `dropout` acts on e(y_{t-1}) (the same mask for the GRU input and the features, as
+// the reference PyTorch implementations do) and between GRU layers.
 //
 // Without attention (scorer "none") c_t is the fixed encoder summary [fwd_S; bwd_1] at every step
 // (Cho et al. 2014), the baseline that shows what attention adds.
@@ -44,7 +46,8 @@ struct DecoderOptions {
   TORCH_ARG(int64_t, encoder_size);  // size of one encoder state (2 x encoder hidden)
   TORCH_ARG(DecoderStyle, style) = DecoderStyle::kBahdanau;
   TORCH_ARG(int64_t, layers) = 1;
-  TORCH_ARG(double, dropout) = 0.0;
+  TORCH_ARG(double, dropout) = 0.0;         // on the embeddings and between GRU layers
+  TORCH_ARG(double, output_dropout) = 0.0;  // on the output layer's input
   TORCH_ARG(Bridge, bridge) = Bridge::kTanh;
   TORCH_ARG(int64_t, pad_id) = 0;
   TORCH_ARG(std::optional<AttentionOptions>, attention) = std::nullopt;  // nullopt = no attention
@@ -101,7 +104,7 @@ class DecoderImpl : public torch::nn::Module {
   torch::nn::Linear bridge_{nullptr};   // tanh bridge: [B, 2He] -> [B, L * H]
   torch::nn::Linear combine_{nullptr};  // luong: W_c
   torch::nn::Linear output_{nullptr};   // W_out
-  torch::nn::Dropout dropout_{nullptr};
+  torch::nn::Dropout dropout_{nullptr}, output_dropout_{nullptr};
 };
 TORCH_MODULE(Decoder);
 

@@ -13,7 +13,8 @@ EncoderImpl::EncoderImpl(const EncoderOptions& o)
                                                     .bidirectional(true)
                                                     .batch_first(true)))),
       options_(o),
-      dropout_(register_module("dropout", torch::nn::Dropout(o.dropout()))) {
+      dropout_(register_module("dropout", torch::nn::Dropout(o.dropout()))),
+      output_dropout_(register_module("output_dropout", torch::nn::Dropout(o.output_dropout()))) {
   if (o.self_attention()) {
     self_attention = register_module(
         "self_attention",
@@ -37,7 +38,7 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor
   auto final = torch::cat({hidden[n - 2], hidden[n - 1]}, /*dim=*/1);  // [B, 2H]
   const auto positions = torch::arange(src.size(1), lengths.options().dtype(torch::kLong));
   const auto mask = positions.unsqueeze(0) < lengths.to(torch::kLong).unsqueeze(1);  // [B, S]
-  EncoderOutput out{dropout_(states), mask.to(src.device()), final, {}};
+  EncoderOutput out{output_dropout_(states), mask.to(src.device()), final, {}};
   if (self_attention) {
     auto attended = self_attention(out.states, out.mask);
     out.states = attended.states;

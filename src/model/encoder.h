@@ -18,7 +18,8 @@ struct EncoderOptions {
   TORCH_ARG(int64_t, emb_size);
   TORCH_ARG(int64_t, hidden_size);
   TORCH_ARG(int64_t, layers) = 1;
-  TORCH_ARG(double, dropout) = 0.0;
+  TORCH_ARG(double, dropout) = 0.0;         // on the embeddings and between GRU layers
+  TORCH_ARG(double, output_dropout) = 0.0;  // on the states the decoder attends to
   TORCH_ARG(int64_t, pad_id) = 0;
   TORCH_ARG(bool, self_attention) = false;  // multi-head self-attention after the GRU
   TORCH_ARG(int64_t, self_attention_heads) = 4;
@@ -47,7 +48,7 @@ class EncoderImpl : public torch::nn::Module {
 
  private:
   EncoderOptions options_;
-  torch::nn::Dropout dropout_{nullptr};
+  torch::nn::Dropout dropout_{nullptr}, output_dropout_{nullptr};
 };
 TORCH_MODULE(Encoder);
 

@@ -22,6 +22,7 @@ const std::vector<InitScheme>& init_registry() {
       {"xavier_normal", xavier_normal},
       {"uniform", uniform},
       {"normal", normal},
+      {"pytorch", nullptr},  // each layer's own initialization, as LibTorch constructs it
   };
   return registry;
 }
@@ -39,6 +40,7 @@ void initialize(torch::nn::Module& model, const std::string& method, double scal
   }
   TORCH_CHECK(scheme != nullptr, "unknown init scheme '", method,
               "' (valid: ", util::join(init_names(), ", "), ")");
+  if (scheme->init == nullptr) return;
   torch::NoGradGuard no_grad;
   for (auto& item : model.named_parameters()) {
     const std::string& name = item.key();

@@ -16,8 +16,10 @@ namespace s2s::run {
 namespace {
 
 constexpr int64_t kFormatVersion = 1;
-// Fields of the signature that only change how a model decodes, never its weights.
-const char* const kEvaluationOnly[] = {"hard_eval"};
+// Fields of the signature that never change which weights a model has: how they were
+// initialized, dropout, and how hard attention picks positions in training or decoding.
+const char* const kEvaluationOnly[] = {"init",           "init_scale", "dropout",
+                                       "output_dropout", "hard",       "hard_eval"};
 
 void write_scalar(torch::serialize::OutputArchive& a, const std::string& key, double value) {
   a.write(key, torch::tensor(value, torch::kDouble));
@@ -119,6 +121,7 @@ void save_checkpoint(const std::string& path, torch::nn::Module& model,
   write_scalar(archive, "plateau_count", static_cast<double>(s.plateau_count));
   write_scalar(archive, "learning_rate", s.learning_rate);
   write_scalar(archive, "baseline", s.baseline);
+  write_scalar(archive, "elapsed_s", s.elapsed_s);
   archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
   // In memory first: LibTorch's file writer aborts the process on a write error, ours reports it.
   std::ostringstream bytes;
@@ -172,6 +175,8 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
     s.plateau_count = static_cast<int64_t>(read_scalar(archive, "plateau_count"));
     s.learning_rate = read_scalar(archive, "learning_rate");
     s.baseline = read_scalar(archive, "baseline");
+    torch::Tensor elapsed;  // absent from checkpoints of earlier versions
+    if (archive.try_read("elapsed_s", elapsed)) s.elapsed_s = elapsed.item<double>();
   } catch (const c10::Error& e) {
     throw InputError(path + ": checkpoint does not fit the model (" +
                      util::first_line(e.what_without_backtrace()) + ")");

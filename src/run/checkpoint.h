@@ -21,6 +21,7 @@ struct TrainingState {
   int64_t plateau_count = 0;    // validations since the last improvement (lr schedule)
   double learning_rate = 0.0;   // current learning rate
   double baseline = 0.0;        // REINFORCE moving-average baseline
+  double elapsed_s = 0.0;       // training seconds so far, over every run of a resumed training
 };
 
 // `model_signature` describes the architecture (model config + vocabulary sizes, as JSON);
@@ -39,8 +40,8 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
                               const std::string& model_signature,
                               const std::string& vocab_files = "");
 
-// The fields where two model signatures differ ("hidden_size 32 vs 64"), evaluation-only
-// fields (attention.hard_eval) left out; "" if they fit.
+// The fields where two model signatures differ ("hidden_size 32 vs 64"), leaving out the
+// fields that do not shape the weights (init, dropout, hard attention modes); "" if they fit.
 std::string signature_difference(const std::string& saved, const std::string& wanted);
 
 // A checksum (64-bit FNV-1a) of every parameter and buffer of `model`, names included.

@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/logging.h"
+#include "util/openmp.h"
 
 namespace s2s::run {
 
@@ -22,10 +23,13 @@ torch::Device resolve_device(const std::string& name) {
 
 void seed_everything(int64_t seed) { torch::manual_seed(static_cast<uint64_t>(seed)); }
 
-void set_threads(int64_t threads) {
+std::string set_threads(int64_t threads) {
   // 0 = every core: Debian's LibTorch otherwise starts with one thread on small machines.
   const auto cores = static_cast<int64_t>(std::thread::hardware_concurrency());
-  torch::set_num_threads(static_cast<int>(threads > 0 ? threads : std::max<int64_t>(cores, 1)));
+  const int n = static_cast<int>(threads > 0 ? threads : std::max<int64_t>(cores, 1));
+  torch::set_num_threads(n);
+  return std::to_string(n) + (threads > 0 ? " threads" : " threads (every core)") +
+         "; OpenMP threads " + util::openmp_waiting();
 }
 
 double check_blas_speed() {

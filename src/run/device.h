@@ -13,8 +13,9 @@ torch::Device resolve_device(const std::string& name);
 // Seeds LibTorch's generators (CPU and CUDA) from the config seed.
 void seed_everything(int64_t seed);
 
-// Sets LibTorch's intra-op threads; 0 keeps the default (all cores).
-void set_threads(int64_t threads);
+// Sets LibTorch's intra-op threads; 0 = every core. Returns a line for the log: the threads and
+// how OpenMP's threads wait (util/openmp.h).
+std::string set_threads(int64_t threads);
 
 // Times a 256 x 256 float matrix product on one CPU thread (best of a few) and logs a warning
 // naming the fix when it runs below 5 GFLOP/s, the sign of Debian's reference BLAS (OpenBLAS

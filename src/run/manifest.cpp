@@ -16,14 +16,6 @@ namespace fs = std::filesystem;
 constexpr const char* kManifest = "manifest.json";
 constexpr const char* kLock = "train.lock";
 
-nlohmann::json read_manifest(const std::string& dir) {
-  const auto path = dir + "/" + kManifest;
-  if (!fs::is_regular_file(path)) return nlohmann::json::object();
-  auto j = nlohmann::json::parse(util::read_file(path), nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) throw InputError(path + ": not a valid manifest (invalid JSON)");
-  return j;
-}
-
 // A run directory written before manifests existed: config.json and checkpoints/.
 bool is_legacy_run(const std::string& dir) {
   return fs::is_regular_file(dir + "/config.json") && fs::is_directory(dir + "/checkpoints");
@@ -50,6 +42,22 @@ std::vector<std::string> legacy_files(const std::string& dir) {
 }
 
 }  // namespace
+
+nlohmann::json read_manifest(const std::string& dir) {
+  const auto path = dir + "/" + kManifest;
+  if (!fs::is_regular_file(path)) return nlohmann::json::object();
+  auto j = nlohmann::json::parse(util::read_file(path), nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) throw InputError(path + ": not a valid manifest (invalid JSON)");
+  return j;
+}
+
+void update_manifest(const std::string& dir, const std::function<void(nlohmann::json&)>& edit) {
+  util::with_directory_lock(dir, [&] {
+    auto manifest = read_manifest(dir);
+    edit(manifest);
+    util::write_file_atomic(dir + "/" + kManifest, manifest.dump(1) + "\n");
+  });
+}
 
 RunDirKind inspect_run_dir(const std::string& dir) {
   std::error_code ec;
@@ -79,8 +87,7 @@ std::vector<std::string> owned_files(const std::string& dir) {
 }
 
 void record_files(const std::string& dir, const std::vector<std::string>& files) {
-  util::with_directory_lock(dir, [&] {
-    auto manifest = read_manifest(dir);
+  update_manifest(dir, [&](nlohmann::json& manifest) {
     std::set<std::string> all;
     if (manifest.contains("files")) {
       for (const auto& f : manifest["files"]) {
@@ -90,7 +97,6 @@ void record_files(const std::string& dir, const std::vector<std::string>& files)
     all.insert(files.begin(), files.end());
     all.insert(kManifest);
     manifest["files"] = std::vector<std::string>(all.begin(), all.end());
-    util::write_file_atomic(dir + "/" + kManifest, manifest.dump(1) + "\n");
   });
 }
 

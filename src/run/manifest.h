@@ -3,6 +3,8 @@
 // exactly those files (and never a file the user put there); every verb that writes into a
 // run directory records its files here.
 
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,13 @@ RunDirKind inspect_run_dir(const std::string& dir);
 // The files (paths relative to `dir`, e.g. "checkpoints/last.pt") this program wrote in `dir`.
 // Runs of earlier versions have no manifest: their files are recognized by name.
 std::vector<std::string> owned_files(const std::string& dir);
+
+// The manifest of `dir` (an empty object if there is none).
+nlohmann::json read_manifest(const std::string& dir);
+
+// Runs `edit` on the manifest of `dir` and writes it back, under a short lock on the
+// directory so that a training and an evaluation writing at once both get recorded.
+void update_manifest(const std::string& dir, const std::function<void(nlohmann::json&)>& edit);
 
 // Adds `files` (relative to `dir`) to the manifest, under a short lock on the directory so
 // that a training and an evaluation writing at once both get recorded.

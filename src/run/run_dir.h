@@ -53,9 +53,9 @@ struct LoadedRun {
   torch::Device device = torch::kCPU;
 };
 
-// Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best" or "last"); the model is
-// in eval mode on the config's device. A directory without config.json is "not a run
-// directory"; missing or broken files are InputErrors naming them.
+// Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best", "last", "step_N"); the model
+// is in eval mode on the config's device. A directory without config.json is "not a run directory";
+// missing or broken files are InputErrors naming them.
 LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best");
 
 // The corpus of `path` (a split of the config's data: train, valid or test) as reader input.

@@ -12,6 +12,7 @@
 #include "metrics/bleu.h"
 #include "model/build_model.h"
 #include "run/device.h"
+#include "run/provenance.h"
 #include "train/optimizer.h"
 #include "util/error.h"
 #include "util/logging.h"
@@ -33,7 +34,7 @@ double seconds_since(Clock::time_point start) {
 Trainer::Trainer(config::Config config, TrainOptions options)
     : config_(std::move(config)), options_(options), run_dir_(config_, options_), step_(config_) {
   config::validate_files(config_);
-  run::set_threads(config_.training.threads);
+  util::logger("device")->info("{}", run::set_threads(config_.training.threads));
   run::seed_everything(config_.seed);
   device_ = run::resolve_device(config_.device);
   prepare_data();
@@ -119,6 +120,12 @@ void Trainer::build_model() {
 
 void Trainer::start_run() {
   run_dir_.claim(config_, data_.src_vocab, data_.tgt_vocab, state_.step);
+  auto files = run::data_files(config_);
+  files.push_back(paths().src_vocab());
+  files.push_back(paths().tgt_vocab());
+  auto provenance = run::provenance(config_, files);
+  if (options_.resume) provenance["resumed_from_step"] = state_.step;
+  run::record_provenance(paths().dir, provenance);
   metrics_ = util::MetricsLog(paths().metrics());
   auto log = util::logger("train");
   if (options_.resume) {
@@ -137,7 +144,9 @@ void Trainer::start_run() {
 TrainSummary Trainer::train() {
   const util::InterruptGuard interrupts;  // SIGINT/SIGTERM: finish the step, save, exit
   progress_ = std::make_unique<util::ProgressBar>(planned_steps());
-  train_start_ = interval_start_ = Clock::now();
+  train_start_ = interval_start_ = last_log_ = Clock::now();
+  start_step_ = state_.step;
+  start_elapsed_ = state_.elapsed_s;
   while (!should_stop()) {
     const auto batches = data_.batcher->epoch_batches(state_.epoch);
     while (!should_stop() && state_.epoch_batch < static_cast<int64_t>(batches.size())) {
@@ -165,6 +174,7 @@ TrainSummary Trainer::train() {
   // A step limit can end training between validations: validate the final weights too.
   if (state_.step != last_validated_step_) validate_and_checkpoint();
   summary_.steps = state_.step;
+  summary_.epochs = display_epoch();
   summary_.seconds = seconds_since(train_start_);
   return summary_;
 }
@@ -262,7 +272,10 @@ int64_t Trainer::display_epoch() const {
   return state_.epoch_batch == 0 && state_.step > 0 ? state_.epoch : state_.epoch + 1;
 }
 
+// A log line every training.log_every steps, after the first step (so that a log that is not a
+// terminal shows life within seconds) and at least once a minute.
 void Trainer::end_of_step(double loss, int64_t tokens) {
+  constexpr double kLogAtLeastEverySeconds = 60.0;
   interval_loss_ += loss;
   ++interval_steps_;
   interval_tokens_ += tokens;
@@ -270,18 +283,24 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
   const double tokens_per_second = static_cast<double>(interval_tokens_) / std::max(elapsed, 1e-9);
   const double mean_loss = interval_loss_ / static_cast<double>(interval_steps_);
   progress_->update(state_.step, state_.epoch, mean_loss, tokens_per_second);
-  if (state_.step % config_.training.log_every != 0) return;
+  const bool first = state_.step == start_step_ + 1;
+  if (state_.step % config_.training.log_every != 0 && !first &&
+      seconds_since(last_log_) < kLogAtLeastEverySeconds) {
+    return;
+  }
   progress_->clear();
-  util::logger("train")->info("step {} epoch {} loss {:.4f} ppl {:.2f} lr {:.2e} {:.0f} tgt tok/s",
-                              state_.step, display_epoch(), mean_loss, std::exp(mean_loss),
-                              state_.learning_rate, tokens_per_second);
-  nlohmann::json event = {{"event", "train"},
-                          {"step", state_.step},
-                          {"epoch", display_epoch()},
-                          {"loss", mean_loss},
-                          {"lr", state_.learning_rate},
-                          {"tgt_tokens_per_s", tokens_per_second},
-                          {"elapsed_s", seconds_since(train_start_)}};
+  const int64_t done = state_.step - start_step_, total = planned_steps();
+  const double eta = seconds_since(train_start_) / static_cast<double>(std::max<int64_t>(done, 1)) *
+                     static_cast<double>(std::max<int64_t>(total - state_.step, 0));
+  util::logger("train")->info(
+      "step {}/{} epoch {} loss {:.4f} ppl {} lr {:.2e} {:.0f} tgt tok/s, {} left", state_.step,
+      total, display_epoch(), mean_loss, util::format_metric(std::exp(mean_loss)),
+      state_.learning_rate, tokens_per_second, util::format_duration(eta));
+  last_log_ = Clock::now();
+  nlohmann::json event = {{"event", "train"},           {"step", state_.step},
+                          {"epoch", display_epoch()},   {"loss", mean_loss},
+                          {"lr", state_.learning_rate}, {"tgt_tokens_per_s", tokens_per_second},
+                          {"elapsed_s", elapsed_s()}};
   if (config::samples_attention(config_.model)) log_reinforce(event);
   metrics_.write(event);
   interval_loss_ = 0.0;
@@ -298,6 +317,8 @@ ValidationResult Trainer::validate() {
   // Greedy search, as Joey NMT validates: the beam is for the final evaluation.
   auto options = eval::translate_options(config_.evaluation);
   options.search.beam_size = 1;
+  util::ProgressLog progress("valid", "decoding valid");
+  options.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
   options.search.keep_attention = config_.evaluation.replace_unk;
   const eval::Translator translator(model_, data_.src_vocab, data_.tgt_vocab, *data_.src_tokenizer,
                                     *data_.tgt_tokenizer, device_);
@@ -327,6 +348,7 @@ bool Trainer::improved(const ValidationResult& r) {
   state_.has_best = true;
   state_.bad_validations = 0;
   summary_.best = r;
+  summary_.best_step = state_.step;
   return true;
 }
 
@@ -349,9 +371,9 @@ void Trainer::validate_and_checkpoint() {
   if (exploding(r.loss)) diverged("the validation loss", r.loss);
   const bool improvement = improved(r);
   update_learning_rate(improvement);
-  util::logger("valid")->info("step {} epoch {}: loss {:.4f} ppl {:.2f} BLEU {:.2f}{} ({:.1f} s)",
-                              state_.step, display_epoch(), r.loss, r.ppl, r.bleu,
-                              improvement ? " *best*" : "", seconds_since(start));
+  util::logger("valid")->info("step {} epoch {}: loss {:.4f} ppl {} BLEU {:.2f}{} ({:.1f} s)",
+                              state_.step, display_epoch(), r.loss, util::format_metric(r.ppl),
+                              r.bleu, improvement ? " *best*" : "", seconds_since(start));
   metrics_.write({{"event", "valid"},
                   {"step", state_.step},
                   {"epoch", display_epoch()},
@@ -361,10 +383,11 @@ void Trainer::validate_and_checkpoint() {
                   {"bleu_signature", r.bleu_signature},
                   {"best", improvement},
                   {"lr", state_.learning_rate},
-                  {"elapsed_s", seconds_since(train_start_)}});
+                  {"elapsed_s", elapsed_s()}});
   discard_pending();  // last.pt now holds newer weights, confirmed by the validation loss
   if (improvement) save("best");
   save("last");
+  if (config_.training.keep_step_checkpoints) save("step_" + std::to_string(state_.step));
   const int64_t patience = config_.training.patience;
   if (patience > 0 && state_.bad_validations >= patience) {
     util::logger("train")->info("early stopping: no improvement of {} in {} validations",
@@ -374,7 +397,10 @@ void Trainer::validate_and_checkpoint() {
   }
 }
 
+double Trainer::elapsed_s() const { return start_elapsed_ + seconds_since(train_start_); }
+
 void Trainer::save(const std::string& name) {
+  state_.elapsed_s = progress_ ? elapsed_s() : state_.elapsed_s;
   const auto path = paths().checkpoint(name);
   run::save_checkpoint(path, *model_, optimizer_.get(), state_, signature_);
   run_dir_.record({path});

@@ -33,6 +33,8 @@ struct TrainSummary {
   int64_t steps = 0;
   double seconds = 0.0;
   std::optional<ValidationResult> best;
+  int64_t best_step = 0;  // the step of best.pt
+  int64_t epochs = 0;     // epochs begun
   int64_t parameters = 0;
   bool early_stopped = false;
 };
@@ -74,6 +76,7 @@ class Trainer {
   [[noreturn]] void diverged(const std::string& what, double value);
   [[noreturn]] void interrupted(int signal);
   int64_t display_epoch() const;
+  double elapsed_s() const;  // training seconds, those of earlier runs of a resumed run included
   bool should_stop() const;
   int64_t planned_steps() const;
 
@@ -96,11 +99,13 @@ class Trainer {
   int64_t last_validated_step_ = -1;
   int64_t last_saved_step_ = -1;  // the step of checkpoints/last.pt
   int64_t pending_step_ = -1;     // the step of checkpoints/pending.pt, -1 if none
+  int64_t start_step_ = 0;        // the step this run began at (> 0 when resumed)
+  double start_elapsed_ = 0.0;    // training seconds before this run (resumed runs)
   // Running means since the last log line.
   double interval_loss_ = 0.0;
   int64_t interval_steps_ = 0, interval_tokens_ = 0;
   ReinforceStats interval_reinforce_;  // sums over the interval (hard attention)
-  std::chrono::steady_clock::time_point interval_start_, train_start_, last_save_time_;
+  std::chrono::steady_clock::time_point interval_start_, train_start_, last_save_time_, last_log_;
 };
 
 }  // namespace s2s::train

@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+
+#include "util/logging.h"
 
 namespace s2s::util {
 
@@ -18,6 +21,33 @@ std::string format_duration(double seconds) {
                   static_cast<long long>(s));
   }
   return buffer;
+}
+
+std::string format_metric(double value) {
+  char buffer[32];
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (std::isnan(value)) return "nan";
+  std::snprintf(buffer, sizeof buffer, std::fabs(value) < 1e5 ? "%.2f" : "%.3g", value);
+  return buffer;
+}
+
+ProgressLog::ProgressLog(std::string component, std::string what, double every_seconds)
+    : component_(std::move(component)),
+      what_(std::move(what)),
+      every_(every_seconds),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
+
+void ProgressLog::update(std::size_t done, std::size_t total) {
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_).count() < every_ || done >= total || done == 0) {
+    return;
+  }
+  last_ = now;
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
+  logger(component_)
+      ->info("{}: {}/{} sentences, {} left", what_, done, total, format_duration(left));
 }
 
 ProgressBar::ProgressBar(int64_t total_steps)

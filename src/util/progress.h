@@ -3,6 +3,7 @@
 // trainer's periodic log lines then carry the same figures).
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -28,7 +29,24 @@ class ProgressBar {
   int64_t first_step_ = -1;
 };
 
+// Progress lines for work without a step log of its own, such as decoding a split:
+// "[eval] decoding test: 512/1000 sentences, 0:12 left", at most every `every_seconds`, the
+// first after `every_seconds`, so that short work prints nothing.
+class ProgressLog {
+ public:
+  ProgressLog(std::string component, std::string what, double every_seconds = 10.0);
+  void update(std::size_t done, std::size_t total);
+
+ private:
+  std::string component_, what_;
+  double every_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
 // "1:02:03" / "4:05"
 std::string format_duration(double seconds);
+
+// A perplexity or loss for a log line: "12.34", "1.23e+05" when large, "inf" when infinite.
+std::string format_metric(double value);
 
 }  // namespace s2s::util

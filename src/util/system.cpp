@@ -19,6 +19,30 @@ double available_memory_bytes() {
   return 0.0;
 }
 
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    return colon == std::string::npos ? "" : line.substr(line.find_first_not_of(' ', colon + 1));
+  }
+  return "";
+}
+
+std::string loaded_library(const std::string& part) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    const auto slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    const auto path = line.substr(slash);
+    const auto name = path.substr(path.rfind('/') + 1);
+    if (name.find(part) != std::string::npos && name.find(".so") != std::string::npos) return path;
+  }
+  return "";
+}
+
 std::string format_bytes(double bytes) {
   constexpr double kMiB = 1024.0 * 1024.0, kGiB = 1024.0 * kMiB;
   char buffer[64];

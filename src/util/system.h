@@ -10,6 +10,13 @@ namespace s2s::util {
 // cannot be read.
 double available_memory_bytes();
 
+// "model name" of /proc/cpuinfo, "" if unknown.
+std::string cpu_model();
+
+// The path of the first shared library this process has loaded whose file name contains
+// `part` ("blas": which BLAS LibTorch calls), "" if none.
+std::string loaded_library(const std::string& part);
+
 // "12.3 GiB", "512.0 MiB", "1.2e+06 GiB": a byte count for people.
 std::string format_bytes(double bytes);
 

@@ -2,6 +2,7 @@
 // model (weights saved as best.pt), its vocabularies and config, and a tiny test split with gold
 // alignments. Checks the files each verb writes and the errors a user can hit.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -92,8 +93,11 @@ TEST_F(EvalVerbsTest, EvaluateWritesHypothesesAndScores) {
   testing::internal::CaptureStdout();
   run_evaluate(options);
   const auto printed = nlohmann::json::parse(testing::internal::GetCapturedStdout());
-  EXPECT_EQ(count_lines(read(dir_ / "run" / "test.hyp")), 3u);
-  const auto saved = nlohmann::json::parse(read(dir_ / "run" / "test.scores.json"));
+  // Named after what produced it, never the training-time test.hyp.
+  EXPECT_FALSE(fs::exists(dir_ / "run" / "test.hyp"));
+  const auto prefix = dir_ / "run" / "evaluations" / "test.best.beam2";
+  EXPECT_EQ(count_lines(read(prefix.string() + ".hyp")), 3u);
+  const auto saved = nlohmann::json::parse(read(prefix.string() + ".scores.json"));
   EXPECT_EQ(printed, saved);
   EXPECT_EQ(saved["sentences"], 3);
   EXPECT_EQ(saved["decode"], "beam 2");
@@ -145,12 +149,18 @@ TEST_F(EvalVerbsTest, BadAlignmentFileNamesLine) {
 TEST_F(EvalVerbsTest, TranslateKeepsLinesAndOrder) {
   TranslateArgs options;
   options.run = make_run("bilinear");
-  std::istringstream input("ein Haus\n\nzwei Hunde\r\nunbekannt\n");
-  auto* old = std::cin.rdbuf(input.rdbuf());
+  // translate reads file descriptor 0 as lines arrive: give it a file there.
+  const auto input = dir_ / "input.txt";
+  write(input, "ein Haus\n\nzwei Hunde\r\nunbekannt\n");
+  const int saved_stdin = ::dup(STDIN_FILENO);
+  const int fd = ::open(input.c_str(), O_RDONLY);
+  ::dup2(fd, STDIN_FILENO);
+  ::close(fd);
   testing::internal::CaptureStdout();
   run_translate(options);
   const auto out = testing::internal::GetCapturedStdout();
-  std::cin.rdbuf(old);
+  ::dup2(saved_stdin, STDIN_FILENO);
+  ::close(saved_stdin);
   EXPECT_EQ(count_lines(out), 4u);
   std::istringstream lines(out);
   std::string line;

@@ -13,7 +13,7 @@ start_training() {
   shift
   "$s2s" train -c "$work/tiny.json" --set run_dir="$work/$name" "$@" > "$work/$name.out" 2>&1 &
   pid=$!
-  for _ in $(seq 150); do grep -q "step 4 " "$work/$name.out" 2>/dev/null && return; sleep 0.2; done
+  for _ in $(seq 150); do grep -q "step 4/" "$work/$name.out" 2>/dev/null && return; sleep 0.2; done
   cat "$work/$name.out"
   fail "$name did not start"
 }
@@ -49,7 +49,7 @@ grep -q "^interrupted by SIGTERM at step" "$work/term.out" || fail "SIGTERM mess
 
 # SIGKILL after periodic checkpoints: the resumed run starts from a recent step, not step 0.
 start_training kill "${long[@]}" --set training.checkpoint_every=2
-for _ in $(seq 150); do grep -q "step 9 " "$work/kill.out" && break; sleep 0.2; done
+for _ in $(seq 150); do grep -q "step 9/" "$work/kill.out" && break; sleep 0.2; done
 kill -KILL $pid
 wait $pid || true
 "$s2s" train -c "$work/kill/config.json" --resume --set training.max_steps=12 --skip-test \

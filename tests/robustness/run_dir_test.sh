@@ -10,7 +10,7 @@ run=$work/run
 mkdir -p "$work/mine" && echo keep > "$work/mine/notes.txt"
 expect 2 "run_dir $work/mine is not empty and holds no run of this program" \
   "$s2s" train -c "$work/tiny.json" --set run_dir="$work/mine"
-(cd "$work/mine" && expect 2 "run_dir \. is not empty" "$s2s" train -c "$work/tiny.json" --set run_dir=.)
+(cd "$work/mine" && expect 2 "run_dir $work/mine is not empty" "$s2s" train -c "$work/tiny.json" --set run_dir=.)
 [ "$(cat "$work/mine/notes.txt")" = keep ] || fail "notes.txt was touched"
 [ "$(ls "$work/mine")" = notes.txt ] || fail "files were written into a foreign directory"
 
@@ -59,7 +59,7 @@ grep -q '"learning_rate": 0.5' "$run/config.json" || fail "config.json does not 
 "$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --set training.max_steps=100000 \
   --set training.validate_every=100000 > "$work/busy.out" 2>&1 &
 first=$!
-for _ in $(seq 100); do grep -q "step 1 " "$work/busy.out" 2>/dev/null && break; sleep 0.2; done
+for _ in $(seq 100); do grep -q "step 1/" "$work/busy.out" 2>/dev/null && break; sleep 0.2; done
 expect 2 "run_dir $work/busy is in use by process $first" \
   "$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --overwrite
 kill -KILL $first; wait $first || true

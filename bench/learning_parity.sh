@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Learning per step, side by side with the PyTorch peer (../shared/bench/peer_pytorch.py,
+# --fused-output) at the reference settings (bench/reference.json, ../shared/bench/README.md):
+# Multi30k de->en, pre-tokenized, embedding 128, hidden 256, dropout 0.5, Adam 1e-3, clip 1,
+# batch 64, greedy decoding. Both sides train for each step count and translate test2016; both
+# hypothesis files are scored by `s2s bleu --tokenize none --chrf`, and the table compares them.
+#
+#   bench/learning_parity.sh [--steps 1000,2000,3000] [--out DIR] [--name NAME]
+#                            [--set key=value]... [--side both|peer|s2s] [--threads 2] [--table]
+#
+# Each side trains once to the last step count: the project keeps a checkpoint at each count
+# (training.keep_step_checkpoints) and translates with each; the peer translates at each count
+# during its training (bench/peer_curve.py: its files equal `peer_pytorch.py --steps N`'s).
+# Results accumulate in DIR/results.tsv, one row per side, variant and step count, so that
+# ablations (--name NAME --set ...) join the same table run after run; the peer's rows are
+# reused once computed. --table prints the table; --side runs one side only.
+#
+# Only the steps matter here, not the time, so the sides may run side by side (one thread
+# each). The peer needs Debian's python3-torch, a measuring tool only (never a dependency).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+steps=1000,2000,3000 out=bench/out/learning_parity name=default kit=../shared/bench s2s=build/s2s
+side=both threads=2 table_only=no sets=()
+
+die() { echo "learning_parity: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --steps | --out | --name | --kit | --s2s | --side | --threads)
+      [ $# -ge 2 ] || die "$1 needs a value"
+      printf -v "${1#--}" '%s' "$2"
+      shift 2
+      ;;
+    --set) [ $# -ge 2 ] || die "--set needs key=value"; sets+=(--set "$2"); shift 2 ;;
+    --table) table_only=yes; shift ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+done
+[[ $steps =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--steps must be a list like 1000,2000,3000"
+[[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || die "--name may hold letters, digits, '.', '_' and '-'"
+[[ $side =~ ^(both|peer|s2s)$ ]] || die "--side must be both, peer or s2s"
+[[ $threads =~ ^[1-9][0-9]*$ ]] || die "--threads must be an integer >= 1"
+IFS=, read -r -a counts <<<"$steps"
+last=${counts[-1]}
+data=$kit/multi30k-tok
+ref=$data/test2016.en
+mkdir -p "$out"
+results=$out/results.tsv
+[ -f "$results" ] || printf 'side\tvariant\tsteps\tbleu\tchrf\tbp\tsettings\n' > "$results"
+
+# score SIDE VARIANT STEPS HYP SETTINGS: one row of results.tsv (replacing an older one).
+score() {
+  local json
+  json=$("$s2s" bleu --hyp "$4" --ref "$ref" --tokenize none --chrf --json)
+  # Sides running at once update the table in turn.
+  flock "$results.lock" python3 - "$results" "$1" "$2" "$3" "$5" "$json" <<'PY'
+import json, sys
+path, side, variant, steps, settings, raw = sys.argv[1:]
+j = json.loads(raw)
+rows = [l for l in open(path).read().splitlines()[1:] if l.split('\t')[:3] != [side, variant, steps]]
+rows.append('\t'.join([side, variant, steps, f"{j['score']:.2f}", f"{j['chrf']['score']:.2f}",
+                       f"{j['bp']:.3f}", settings]))
+open(path, 'w').write('side\tvariant\tsteps\tbleu\tchrf\tbp\tsettings\n' + '\n'.join(rows) + '\n')
+PY
+}
+
+print_table() {
+  python3 - "$results" <<'PY'
+import sys
+rows = [l.split('\t') for l in open(sys.argv[1]).read().splitlines()[1:]]
+peer = {r[2]: float(r[3]) for r in rows if r[0] == 'peer'}
+steps = sorted({int(r[2]) for r in rows})
+print('| side | variant | ' + ' | '.join(f'BLEU @{s}' for s in steps) + ' | chrF @' + str(steps[-1]) + ' | settings |')
+print('| --- | --- | ' + ' | '.join('---:' for _ in steps) + ' | ---: | --- |')
+for key in sorted({(r[0], r[1]) for r in rows}, key=lambda k: (k[0] != 'peer', k[1])):
+    mine = {r[2]: r for r in rows if (r[0], r[1]) == key}
+    cells = []
+    for s in steps:
+        r = mine.get(str(s))
+        if r is None:
+            cells.append('–')
+            continue
+        d = float(r[3]) - peer[str(s)] if key[0] != 'peer' and str(s) in peer else None
+        cells.append(r[3] + (f' ({d:+.2f})' if d is not None else ''))
+    final = mine.get(str(steps[-1]))
+    settings = next(iter(mine.values()))[6]
+    print(f'| {key[0]} | {key[1]} | ' + ' | '.join(cells) + f" | {final[4] if final else '–'} | {settings} |")
+PY
+}
+
+[ "$table_only" = yes ] && { print_table; exit 0; }
+[ -x "$s2s" ] || die "$s2s not found: build first (scripts/build.sh)"
+[ -d "$data" ] || die "$data not found: the benchmark kit lives in ../shared/bench"
+
+if [ "$side" != s2s ]; then
+  python=/usr/bin/python3
+  "$python" -c 'import torch' 2>/dev/null ||
+    die "python3-torch is missing: 'sudo apt-get install python3-torch' (a measuring tool only)"
+  echo "[parity] peer, $steps steps" >&2
+  "$python" bench/peer_curve.py --kit "$kit" --steps "$steps" --out "$out" --fused-output \
+    --threads "$threads" --seed 1 > "$out/peer.jsonl"
+  for n in "${counts[@]}"; do
+    score peer fused-output "$n" "$out/peer_$n.hyp" "peer_pytorch.py --fused-output"
+  done
+  [ "$side" = peer ] && { print_table; exit 0; }
+fi
+
+run=$out/s2s_$name
+echo "[parity] s2s '$name', ${last} steps ${sets[*]:-}" >&2
+"$s2s" train -c bench/reference.json --set run_dir="$run" --overwrite --skip-test \
+  --set training.max_steps="$last" --set training.epochs=1000 --set training.validate_every="${counts[0]}" \
+  --set training.keep_step_checkpoints=true --set training.log_every=100 \
+  --set training.threads="$threads" "${sets[@]}" \
+  > "$out/s2s_$name.log" 2>&1 || { tail -5 "$out/s2s_$name.log"; exit 1; }
+settings=$(printf '%s ' "${sets[@]}" | sed 's/--set //g; s/ $//')
+for n in "${counts[@]}"; do
+  [ -f "$run/checkpoints/step_$n.pt" ] ||
+    die "no checkpoint at step $n: the step counts must be multiples of the first"
+  "$s2s" evaluate --run "$run" --checkpoint "step_$n" --split test > /dev/null 2>&1
+  cp "$run/test.hyp" "$out/s2s_${name}_$n.hyp"
+  score s2s "$name" "$n" "$out/s2s_${name}_$n.hyp" "${settings:-reference.json}"
+done
+print_table

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The PyTorch peer's learning curve in one training: peer_pytorch.py (the benchmark kit's
+reference model, imported from --kit) trained exactly as its main() trains, with greedy test
+translations written at each step count of --steps. Decoding draws no random numbers and
+touches neither the batch order nor the weights, so the file for N steps is what
+`peer_pytorch.py --steps N --epochs 1000 --hyp-out FILE` writes, at the cost of one training.
+
+  /usr/bin/python3 bench/peer_curve.py --kit ../shared/bench --steps 1000,2000,3000 \
+      --out DIR [--fused-output] [--threads 2] [--seed 1]
+
+Writes DIR/peer_N.hyp and prints one JSON object per step count. A measuring tool only.
+"""
+import argparse
+import json
+import random
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kit", default="../shared/bench")
+    ap.add_argument("--steps", default="1000,2000,3000")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--fused-output", action="store_true")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    sys.path.insert(0, args.kit)
+    import peer_pytorch as peer  # noqa: E402  (the kit's model, batches and vocabulary)
+
+    data = f"{args.kit}/multi30k-tok"
+    counts = [int(s) for s in args.steps.split(",")]
+    emb, hid, dropout, batch, lr, clip, min_freq, max_len = 128, 256, 0.5, 64, 1e-3, 1.0, 2, 50
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    src_train, tgt_train = peer.read_lines(f"{data}/train.de"), peer.read_lines(f"{data}/train.en")
+    src_itos, src_stoi = peer.build_vocab(src_train, min_freq)
+    tgt_itos, tgt_stoi = peer.build_vocab(tgt_train, min_freq)
+    pairs = [(peer.encode(s, src_stoi, max_len), peer.encode(t, tgt_stoi, max_len))
+             for s, t in zip(src_train, tgt_train)]
+    model = peer.Seq2Seq(len(src_itos), len(tgt_itos), emb, hid, dropout)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    test = [peer.encode(s, src_stoi, max_len) for s in peer.read_lines(f"{data}/test2016.de")]
+
+    def translate(path):
+        model.eval()
+        hyps = []
+        for i in range(0, len(test), batch):
+            src = peer.pad_batch(test[i : i + batch])
+            out = model.greedy(src, max_len=2 * src.size(1) + 10)
+            for row in out.tolist():
+                words = []
+                for idx in row:
+                    if idx == peer.EOS:
+                        break
+                    words.append(tgt_itos[idx])
+                hyps.append(" ".join(words))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(hyps) + "\n")
+        model.train()
+
+    steps, loss_sum, t0 = 0, 0.0, time.perf_counter()
+    model.train()
+    while steps < counts[-1]:  # epochs until the last step count, as --epochs 1000 does
+        for src, tgt in peer.batches(pairs, batch, True, rng):
+            logits = model(src, tgt[:, :-1], args.fused_output)
+            gold = tgt[:, 1:]
+            loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), gold.reshape(-1),
+                                   ignore_index=peer.PAD)
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), clip)
+            opt.step()
+            steps += 1
+            loss_sum += float(loss)
+            if steps in counts:
+                translate(f"{args.out}/peer_{steps}.hyp")
+                print(json.dumps({"steps": steps, "mean_loss": round(loss_sum / steps, 4),
+                                  "seconds": round(time.perf_counter() - t0, 1)}), flush=True)
+            if steps >= counts[-1]:
+                break
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+#include "util/openmp.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace s2s::util {
+namespace {
+
+constexpr const char* kChosenBy = "S2S_OPENMP_CHOSEN";  // marks the second start
+
+}  // namespace
+
+void choose_openmp_waiting(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) {
+    return;
+  }
+  ::setenv("GOMP_SPINCOUNT", kOpenMpSpinCount, 1);
+  ::setenv(kChosenBy, "1", 1);
+  ::execv("/proc/self/exe", argv);
+  // Not re-executed (no /proc): carry on with libgomp's defaults.
+  ::unsetenv("GOMP_SPINCOUNT");
+  ::unsetenv(kChosenBy);
+}
+
+std::string openmp_waiting() {
+  const char* spin = std::getenv("GOMP_SPINCOUNT");
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  if (spin != nullptr && std::getenv(kChosenBy) != nullptr) {
+    return std::string("spin ") + spin + " iterations, then sleep (GOMP_SPINCOUNT, set by s2s)";
+  }
+  if (policy != nullptr || spin != nullptr) {
+    return std::string("wait as the environment says (") +
+           (policy != nullptr ? std::string("OMP_WAIT_POLICY=") + policy : "") +
+           (policy != nullptr && spin != nullptr ? ", " : "") +
+           (spin != nullptr ? std::string("GOMP_SPINCOUNT=") + spin : "") + ")";
+  }
+  return "wait as libgomp does by default";
+}
+
+}  // namespace s2s::util
