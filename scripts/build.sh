@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Configures and builds the project (Release) into build/. Used by demo.sh and test.sh.
+# Configures and builds the project (Release) into build/: everything, or only the targets
+# named (scripts/build.sh s2s). Used by demo.sh and test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset release >/dev/null
-cmake --build --preset release -j "${JOBS:-2}"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build --preset release -j "${JOBS:-2}" "${targets[@]}"

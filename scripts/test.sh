@@ -5,7 +5,7 @@
 # build-asan/ and runs the unit and robustness suites there (CI runs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --test
 if [ "${1:-}" = "--asan" ]; then
   shift
   cmake --preset asan >/dev/null

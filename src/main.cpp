@@ -93,6 +93,8 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::cerr << "error: " << usage_message(e) << " (see " << help_of(app) << ")\n";
     return 2;
+  } catch (const s2s::ExitStatus& e) {
+    return e.code;
   } catch (const s2s::util::Interrupted& e) {
     return report("interrupted by " + std::string(e.what()), 128 + e.signal);
   } catch (const s2s::UserError& e) {

@@ -17,6 +17,7 @@
 #include "model/build_model.h"
 #include "run/checkpoint.h"
 #include "run/device.h"
+#include "run/precision.h"
 #include "run/run_dir.h"
 #include "train/training_data.h"
 #include "util/error.h"
@@ -37,10 +38,17 @@ struct ScorerReport {
 // What the whole process measured, shared by every scorer's report.
 struct MachineReport {
   double startup_s = 0.0;          // process start -> first training update
-  double probe_gflops = 0.0;       // practical peak of a float matrix product
+  double probe_gflops = 0.0;       // practical peak of an fp32 matrix product
+  double probe_bf16_gflops = 0.0;  // and of a bf16 one
   double blas_check_gflops = 0.0;  // the 256 x 256 sanity check
   std::string device;
   int64_t threads = 0;
+  run::Precision train_precision = run::Precision::kFp32, eval_precision = run::Precision::kFp32;
+  std::string precision_note;  // why that precision
+  // The probe of the training's precision: what its FLOP rate is read against.
+  double matching_probe() const {
+    return train_precision == run::Precision::kBf16 ? probe_bf16_gflops : probe_gflops;
+  }
 };
 
 void check_options(const BenchArgs& o) {
@@ -65,7 +73,7 @@ config::Config with_scorer(const config::Config& base, const std::string& scorer
 }
 
 ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
-                       torch::Device device, const BenchArgs& o) {
+                       torch::Device device, const MachineReport& m, const BenchArgs& o) {
   ScorerReport r;
   r.scorer = c.model.attention.scorer;
   run::seed_everything(c.seed);  // every scorer starts from the same seed and batches
@@ -75,7 +83,8 @@ ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
   r.params = model::count_parameters(*model);
   r.src_vocab = data.src_vocab.size();
   r.tgt_vocab = data.tgt_vocab.size();
-  r.train = experiments::bench_training(c, data, model, device, {o.steps, o.warmup});
+  r.train =
+      experiments::bench_training(c, data, model, device, m.train_precision, {o.steps, o.warmup});
   if (!o.weights.empty()) {
     run::load_checkpoint(
         o.weights, *model, /*optimizer=*/nullptr,
@@ -84,11 +93,11 @@ ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
     model->to(device);  // loading puts tensors on the device they were saved from
   }
   if (o.decode_sentences > 0) {
-    r.greedy =
-        experiments::bench_decoding(model, data, c.evaluation, 1, o.decode_sentences, device);
+    r.greedy = experiments::bench_decoding(model, data, c.evaluation, 1, o.decode_sentences, device,
+                                           m.eval_precision);
     if (o.beam > 1) {
       r.beam = experiments::bench_decoding(model, data, c.evaluation, o.beam, o.decode_sentences,
-                                           device);
+                                           device, m.eval_precision);
     }
   }
   r.peak_rss_mib = experiments::peak_rss_mib();
@@ -131,6 +140,8 @@ nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m
   j["config"] = o.config;
   j["device"] = m.device;
   j["threads"] = m.threads;
+  j["precision"] = run::to_string(m.train_precision);
+  j["decode_precision"] = run::to_string(m.eval_precision);
   j["params"] = r.params;
   j["src_vocab"] = r.src_vocab;
   j["tgt_vocab"] = r.tgt_vocab;
@@ -145,7 +156,9 @@ nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m
   j["macs_per_tgt_token"] = t.forward_macs / std::max<int64_t>(t.tgt_tokens, 1);
   j["train_gflop_per_s"] = rounded(train_gflops(t), 2);
   j["probe_gflop_per_s"] = rounded(m.probe_gflops, 2);
-  j["fraction_of_peak"] = rounded(train_gflops(t) / m.probe_gflops, 4);
+  j["probe_bf16_gflop_per_s"] = rounded(m.probe_bf16_gflops, 2);
+  // Against the probe of the training's own precision.
+  j["fraction_of_peak"] = rounded(train_gflops(t) / m.matching_probe(), 4);
   j["decode_sentences"] = r.greedy ? r.greedy->sentences : 0;
   put_decode(j, "greedy", r.greedy);
   j["beam_size"] = o.beam;
@@ -161,8 +174,10 @@ std::string format_rate(const std::optional<experiments::DecodeBenchResult>& d) 
 
 void print_table(const std::vector<ScorerReport>& reports, const MachineReport& m,
                  const BenchArgs& o) {
-  std::cout << fmt::format("device {}, {} threads; startup {:.2f} s; probe {:.1f} GFLOP/s\n",
-                           m.device, m.threads, m.startup_s, m.probe_gflops);
+  std::cout << fmt::format(
+      "device {}, {} threads, training in {}; startup {:.2f} s; probes fp32 {:.1f}, bf16 {:.1f} "
+      "GFLOP/s\n",
+      m.device, m.threads, m.precision_note, m.startup_s, m.probe_gflops, m.probe_bf16_gflops);
   std::cout << fmt::format("{:<11} {:>10} {:>12} {:>9} {:>7} {:>10} {:>10} {:>9}\n", "scorer",
                            "params", "tgt tok/s", "GFLOP/s", "% peak", "greedy/s",
                            fmt::format("beam{}/s", o.beam), "peak MiB");
@@ -171,7 +186,7 @@ void print_table(const std::vector<ScorerReport>& reports, const MachineReport& 
     std::cout << fmt::format("{:<11} {:>10} {:>12.1f} {:>9.2f} {:>7.1f} {:>10} {:>10} {:>9.0f}\n",
                              r.scorer, r.params,
                              static_cast<double>(r.train.tgt_tokens) / r.train.seconds, gflops,
-                             100.0 * gflops / m.probe_gflops, format_rate(r.greedy),
+                             100.0 * gflops / m.matching_probe(), format_rate(r.greedy),
                              format_rate(r.beam), r.peak_rss_mib);
   }
 }
@@ -234,15 +249,21 @@ void run_bench(const BenchArgs& args) {
   const auto device = run::resolve_device(base.device);
   machine.device = device.str();
   machine.threads = torch::get_num_threads();
+  const auto capabilities = run::detect_capabilities(device);
+  const auto train = run::choose_precision(base.training.precision, capabilities);
+  machine.train_precision = train.precision;
+  machine.precision_note = train.description;
+  machine.eval_precision = run::choose_precision(base.evaluation.precision, capabilities).precision;
   const auto data = train::prepare_training_data(base);
   std::vector<ScorerReport> reports;
   for (std::size_t i = 0; i < configs.size(); ++i) {
     if (i > 0)
       experiments::reset_peak_rss();  // each scorer's own peak (the first includes the data)
-    reports.push_back(bench_one(configs[i], data, device, args));
+    reports.push_back(bench_one(configs[i], data, device, machine, args));
   }
   machine.startup_s = reports.front().train.first_step_at;
-  machine.probe_gflops = experiments::matmul_probe_gflops(device);
+  machine.probe_gflops = experiments::matmul_probe_gflops(device, torch::kFloat);
+  machine.probe_bf16_gflops = experiments::matmul_probe_gflops(device, torch::kBFloat16);
   if (!args.json) {
     print_table(reports, machine, args);
     return;

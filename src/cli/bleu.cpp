@@ -72,11 +72,14 @@ void setup_bleu(CLI::App& app) {
   sub->add_option("--tokenize", args->tokenize, "sacreBLEU tokenizer")
       ->check(CLI::IsMember(metrics::sacre_tokenizer_names()))
       ->capture_default_str();
-  sub->add_flag("--lowercase", args->lowercase, "Lower-case hypotheses and references first");
+  sub->add_flag("-l,--lowercase", args->lowercase,
+                "Case-insensitive BLEU (as sacreBLEU's -lc; chrF keeps case)");
   sub->add_option("--smooth", args->smooth, "BLEU smoothing of zero n-gram matches")
       ->check(CLI::IsMember(metrics::bleu_smooth_names()))
       ->capture_default_str();
   sub->add_flag("--chrf", args->chrf, "Also report chrF (character 6-grams, beta 2)");
+  sub->add_flag("--chrf-lowercase", args->chrf_lowercase,
+                "Case-insensitive chrF (as sacreBLEU's --chrf-lowercase)");
   sub->add_flag("--json", args->json, "Print one JSON object instead of text");
   sub->callback([args] { run_bleu(*args); });
 }
@@ -96,7 +99,7 @@ void run_bleu(const BleuArgs& args) {
   std::optional<metrics::ChrfResult> chrf;
   if (args.chrf) {
     metrics::ChrfOptions chrf_options;
-    chrf_options.lowercase = args.lowercase;
+    chrf_options.lowercase = args.chrf_lowercase;
     chrf = metrics::corpus_chrf(hyps, refs, chrf_options);
   }
   if (args.json) {

@@ -11,7 +11,8 @@ struct BleuArgs {
   std::string hyp;               // hypotheses, one sentence a line (UTF-8)
   std::string ref;               // references, line by line with the hypotheses
   std::string tokenize = "13a";  // sacreBLEU tokenizer: 13a, intl, char or none
-  bool lowercase = false;        // case-insensitive BLEU (and chrF)
+  bool lowercase = false;        // case-insensitive BLEU (sacreBLEU's -lc)
+  bool chrf_lowercase = false;   // case-insensitive chrF (sacreBLEU's --chrf-lowercase)
   std::string smooth = "exp";    // BLEU smoothing: exp, floor, add-k or none
   bool chrf = false;             // also report chrF
   bool json = false;             // one JSON object instead of text lines

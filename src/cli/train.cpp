@@ -4,9 +4,12 @@
 
 #include "cli/attention.h"
 #include "cli/evaluate.h"
+#include "cli/launch.h"
+#include "cli/report.h"
 #include "config/json_io.h"
 #include "run/device.h"
 #include "train/trainer.h"
+#include "util/error.h"
 #include "util/logging.h"
 #include "util/progress.h"
 
@@ -15,7 +18,8 @@ namespace {
 
 // What a user wants to know when training ends, and what to try next.
 void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
-                   const std::optional<EvaluateResult>& test, bool heatmaps) {
+                   const std::optional<EvaluateResult>& test, bool heatmaps,
+                   const std::string& report) {
   auto log = util::logger("train");
   log->info("summary: {} steps, {} epochs, {} of training, {} parameters", s.steps, s.epochs,
             util::format_duration(s.seconds), s.parameters);
@@ -29,6 +33,7 @@ void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
               test->chrf, test->hyp_path, test->scores_path);
   }
   if (heatmaps) log->info("  heatmaps:         {}/heatmaps/ (index.jsonl lists them)", paths.dir);
+  log->info("  report:           {} (open it in a browser)", report);
   log->info("  log and curves:   {}, {}", paths.log(), paths.metrics());
   log->info("  next: s2s translate --run {}   (or: s2s evaluate --run {} --beam 5)", paths.dir,
             paths.dir);
@@ -46,17 +51,37 @@ void setup_train(CLI::App& app) {
   sub->add_flag("--overwrite", args->overwrite,
                 "Start over in a run_dir that holds a run (removes only what s2s wrote there)");
   sub->add_flag("--skip-test", args->skip_test, "Do not evaluate on the test split afterwards");
+  sub->add_option("--nproc", args->nproc,
+                  "Train with N local processes (data parallel), as torchrun --nproc-per-node N")
+      ->check(integer_in(1, 256))
+      ->capture_default_str();
   sub->callback([args] { run_train(*args); });
 }
 
 void run_train(const TrainArgs& args) {
   const config::Config config = config::load_config(args.config, args.overrides);
+  if (args.nproc > 1) {
+    if (train::distributed_env()) {
+      throw UserError("--nproc: already one of " + std::string(std::getenv("WORLD_SIZE")) +
+                      " ranks (RANK/WORLD_SIZE are set): start workers with --nproc or a "
+                      "launcher, not both");
+    }
+    std::vector<std::string> worker = {"train", "-c", args.config};
+    for (const auto& o : args.overrides) worker.insert(worker.end(), {"--set", o});
+    if (args.resume) worker.push_back("--resume");
+    if (args.overwrite) worker.push_back("--overwrite");
+    if (args.skip_test) worker.push_back("--skip-test");
+    const int code = launch_local_workers(args.nproc, worker);
+    if (code != 0) throw ExitStatus(code);
+    return;
+  }
   train::TrainOptions train_options;
   train_options.resume = args.resume;
   train_options.overwrite = args.overwrite;
   run::check_blas_speed();  // warns when the system BLAS is the slow reference one
   train::Trainer trainer(config, train_options);  // holds the run directory's lock to the end
   const auto summary = trainer.train();
+  if (!trainer.main_rank()) return;  // rank 0 evaluates, reports and summarizes
   const auto& paths = trainer.paths();
   std::optional<EvaluateResult> test;
   bool heatmaps = false;
@@ -76,7 +101,9 @@ void run_train(const TrainArgs& args) {
       heatmaps = true;
     }
   }
-  print_summary(summary, paths, test, heatmaps);
+  ReportArgs report;
+  report.runs = {paths.dir};
+  print_summary(summary, paths, test, heatmaps, run_report(report));
 }
 
 }  // namespace s2s::cli

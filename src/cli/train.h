@@ -15,6 +15,7 @@ struct TrainArgs {
   bool resume = false;                 // continue from <run_dir>/checkpoints/last.pt
   bool overwrite = false;              // start over in a run_dir that already has a run
   bool skip_test = false;              // do not evaluate on the test split afterwards
+  int64_t nproc = 1;                   // local worker processes (data parallel, c10d/Gloo)
 };
 
 void setup_train(CLI::App& app);

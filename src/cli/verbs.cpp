@@ -8,6 +8,7 @@
 #include "cli/bleu.h"
 #include "cli/config.h"
 #include "cli/evaluate.h"
+#include "cli/report.h"
 #include "cli/study.h"
 #include "cli/train.h"
 #include "cli/translate.h"
@@ -21,6 +22,7 @@ void setup_verbs(CLI::App& app) {
   setup_evaluate(app);
   setup_translate(app);
   setup_attention(app);
+  setup_report(app);
   setup_bleu(app);
   setup_study(app);
   setup_bench(app);
@@ -71,6 +73,7 @@ void add_split_option(CLI::App* sub, std::string& split) {
 eval::TranslateOptions decode_options(const run::LoadedRun& run, const RunArgs& args) {
   auto options = eval::translate_options(run.config.evaluation);
   if (args.beam > 0) options.search.beam_size = args.beam;
+  options.precision = run.precision.precision;
   return options;
 }
 

@@ -34,6 +34,8 @@ const char* const kResumable[] = {
     "training.patience",
     "training.num_samples",
     "training.threads",
+    "training.precision",
+    "training.dist_timeout_s",
     "training.reinforce.weight",
     "training.reinforce.entropy_weight",
     "evaluation.",

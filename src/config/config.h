@@ -106,6 +106,8 @@ struct TrainingConfig {
   int64_t patience = 0;
   int64_t num_samples = 3;
   int64_t threads = 0;
+  std::string precision = "auto";
+  double dist_timeout_s = 600;
   ReinforceConfig reinforce;
 };
 
@@ -119,8 +121,10 @@ struct EvaluationConfig {
   int64_t batch_size = 64;
   std::string bleu_tokenize = "13a";
   bool bleu_lowercase = false;
+  bool chrf_lowercase = false;
   int64_t heatmaps = 5;
   int64_t max_src_len = 250;
+  std::string precision = "auto";
 };
 
 struct Config {
@@ -242,6 +246,12 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("patience", c.patience, "stop after N validations without improvement; 0 = off");
   v("num_samples", c.num_samples, "sample translations printed at each validation");
   v("threads", c.threads, "intra-op threads (also for evaluation and translation); 0 = all cores");
+  v("precision", c.precision,
+    "\"auto\" (bf16 mixed precision where the device multiplies bf16 natively, else fp32), "
+    "\"fp32\" or \"bf16\"");
+  v("dist_timeout_s", c.dist_timeout_s,
+    "several processes: how long a rank waits for the others (rendezvous, each collective) "
+    "before it stops with an error");
   v.section("reinforce", c.reinforce);
 }
 
@@ -255,8 +265,11 @@ void visit_fields(V& v, EvaluationConfig& c) {
   v("replace_unk", c.replace_unk, "replace <unk> by the most attended source word");
   v("batch_size", c.batch_size, "sentences per decoding batch");
   v("bleu_tokenize", c.bleu_tokenize, "sacreBLEU tokenizer: 13a | none | char | intl");
-  v("bleu_lowercase", c.bleu_lowercase, "case-insensitive BLEU");
+  v("bleu_lowercase", c.bleu_lowercase, "case-insensitive BLEU (sacreBLEU's -lc)");
+  v("chrf_lowercase", c.chrf_lowercase, "case-insensitive chrF (sacreBLEU's --chrf-lowercase)");
   v("heatmaps", c.heatmaps, "attention CSVs written for the first N test sentences");
+  v("precision", c.precision,
+    "decoding and scoring: \"auto\" (bf16 where native, else fp32), \"fp32\" or \"bf16\"");
   v("max_src_len", c.max_src_len, "decoding cuts longer sources to this many tokens");
 }
 
@@ -281,6 +294,7 @@ const std::vector<std::string>& scorer_names();  // the scorer registry, then "n
 const std::vector<std::string>& init_names();
 const std::vector<std::string>& optimizer_names();
 const std::vector<std::string>& tokenizer_names();
+const std::vector<std::string>& precision_names();  // auto | fp32 | bf16
 
 // False for model.attention.scorer = "none": the model then has no attention at all.
 bool uses_attention(const ModelConfig& model);

@@ -135,6 +135,8 @@ void validate_training(const TrainingConfig& t) {
   require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);
   require(t.num_samples >= 0, "training.num_samples", "must be >= 0", t.num_samples);
   require(t.threads >= 0, "training.threads", "must be >= 0 (0 = all cores)", t.threads);
+  require_choice("training.precision", t.precision, precision_names());
+  require(t.dist_timeout_s > 0, "training.dist_timeout_s", "must be > 0", t.dist_timeout_s);
   const ReinforceConfig& r = t.reinforce;
   require_choice("training.reinforce.baseline", r.baseline,
                  {"none", "moving_average", "learned", "leave_one_out"});
@@ -163,6 +165,7 @@ void validate_evaluation(const EvaluationConfig& e) {
   require_choice("evaluation.bleu_tokenize", e.bleu_tokenize, {"13a", "none", "char", "intl"});
   require(e.heatmaps >= 0, "evaluation.heatmaps", "must be >= 0", e.heatmaps);
   require(e.max_src_len >= 1, "evaluation.max_src_len", "must be >= 1", e.max_src_len);
+  require_choice("evaluation.precision", e.precision, precision_names());
 }
 
 void require_corpus(const DataConfig& d, const char* key, const std::string& path, bool needed) {
@@ -205,6 +208,11 @@ const std::vector<std::string>& init_names() {
 
 const std::vector<std::string>& optimizer_names() {
   static const std::vector<std::string> names = {"adam", "sgd"};
+  return names;
+}
+
+const std::vector<std::string>& precision_names() {
+  static const std::vector<std::string> names = {"auto", "fp32", "bf16"};
   return names;
 }
 

@@ -30,7 +30,7 @@ metrics::BleuOptions bleu_options(const config::EvaluationConfig& e) {
 
 metrics::ChrfOptions chrf_options(const config::EvaluationConfig& e) {
   metrics::ChrfOptions o;
-  o.lowercase = e.bleu_lowercase;
+  o.lowercase = e.chrf_lowercase;  // as sacreBLEU: -lc is for BLEU only
   return o;
 }
 
@@ -59,7 +59,7 @@ SplitScores score_split(run::LoadedRun& run, const Split& split,
   const auto encoded =
       run::encode_corpus(data::select_pairs(split.corpus, keep), run.src_vocab, run.tgt_vocab);
   scores.forced = teacher_forced_scores(run.model, encoded, run.config.evaluation.batch_size,
-                                        run.device, attention);
+                                        run.device, attention, run.precision.precision);
   if (attention) score_attention(scores.forced, gold, scores);
   return scores;
 }

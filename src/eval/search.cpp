@@ -69,7 +69,8 @@ StepMasks::StepMasks(int64_t vocab_size, const torch::Device& device) {
 
 torch::Tensor step_log_probs(model::Seq2Seq& model, const model::StepOutput& out,
                              const StepMasks& masks, const torch::Tensor& forced) {
-  const auto logp = torch::log_softmax(model->decoder->logits(out.features), /*dim=*/-1);
+  const auto logits = model->decoder->logits(out.features).to(torch::kFloat);  // bf16 -> fp32
+  const auto logp = torch::log_softmax(logits, /*dim=*/-1);
   const auto mask = masks.banned | (forced.unsqueeze(1) & masks.not_eos);
   return logp.masked_fill(mask, kNegInf);
 }

@@ -130,8 +130,9 @@ double ForcedScores::perplexity() const { return std::exp(loss()); }
 
 ForcedScores teacher_forced_scores(model::Seq2Seq& model, const run::EncodedCorpus& corpus,
                                    int64_t batch_size, const torch::Device& device,
-                                   bool keep_attention) {
+                                   bool keep_attention, run::Precision precision) {
   torch::NoGradGuard no_grad;
+  const run::AutocastGuard autocast(device, precision);
   EvalModeGuard eval_mode(model);
   ForcedScores out;
   if (keep_attention) out.attention.resize(corpus.size());

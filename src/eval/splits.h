@@ -18,6 +18,7 @@
 #include "eval/alignment.h"
 #include "model/seq2seq.h"
 #include "run/batch.h"
+#include "run/precision.h"
 #include "run/run_dir.h"
 
 namespace s2s::eval {
@@ -73,6 +74,7 @@ struct ForcedScores {
 // Batches of `batch_size` sentences sorted by length; runs without autograd in eval mode.
 ForcedScores teacher_forced_scores(model::Seq2Seq& model, const run::EncodedCorpus& corpus,
                                    int64_t batch_size, const torch::Device& device,
-                                   bool keep_attention);
+                                   bool keep_attention,
+                                   run::Precision precision = run::Precision::kFp32);
 
 }  // namespace s2s::eval

@@ -42,6 +42,7 @@ std::vector<Translation> Translator::translate_tokens(
   }
   std::vector<Translation> out(sources.size());
   for (auto& t : out) t.n_best = {Candidate{}};  // empty inputs stay so
+  const run::AutocastGuard autocast(device_, options.precision);
   auto model = model_;  // search needs a mutable handle; it shares the module
   std::size_t done = sources.size();
   for (const auto& l : lengths) done -= l > 0 ? 1 : 0;

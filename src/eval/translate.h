@@ -22,6 +22,7 @@
 #include "data/vocab.h"
 #include "eval/search.h"
 #include "model/seq2seq.h"
+#include "run/precision.h"
 #include "run/run_dir.h"
 
 namespace s2s::eval {
@@ -34,6 +35,7 @@ struct TranslateOptions {
   int64_t batch_size = 64;   // sentences per decoding batch
   bool replace_unk = false;  // replace generated <unk> by the most attended source token
   Progress progress;         // optional
+  run::Precision precision = run::Precision::kFp32;  // bf16: decode under bf16 autocast
 };
 
 // The config's evaluation section as translate options (n_best 1: the best hypothesis only;

@@ -39,7 +39,7 @@ std::vector<std::vector<std::size_t>> first_batches(const data::Batcher& batcher
 
 TrainBenchResult bench_training(const config::Config& config, const train::TrainingData& data,
                                 model::Seq2Seq& model, torch::Device device,
-                                const TrainBenchOptions& options) {
+                                run::Precision precision, const TrainBenchOptions& options) {
   if (config::samples_attention(config.model)) {
     throw ConfigError(
         "bench: model.attention.hard = 'sample' trains with REINFORCE, which the "
@@ -47,7 +47,7 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
   }
   const auto batches = first_batches(*data.batcher, options.warmup + options.steps);
   auto optimizer = train::make_optimizer(config.training, model->parameters());
-  const train::TrainStep step(config);
+  const train::TrainStep step(config, device, precision);
   double baseline = 0.0;  // REINFORCE state, unused by soft attention
   TrainBenchResult r;
   r.first_step_at = process_uptime_s();
@@ -76,7 +76,8 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
 
 DecodeBenchResult bench_decoding(const model::Seq2Seq& model, const train::TrainingData& data,
                                  const config::EvaluationConfig& evaluation, int64_t beam,
-                                 int64_t sentences, torch::Device device) {
+                                 int64_t sentences, torch::Device device,
+                                 run::Precision precision) {
   const auto& valid = data.valid_text.src;
   const auto n = std::min(valid.size(), static_cast<std::size_t>(sentences));
   const std::vector<std::vector<std::string>> sources(
@@ -84,6 +85,7 @@ DecodeBenchResult bench_decoding(const model::Seq2Seq& model, const train::Train
   auto options = eval::translate_options(evaluation);
   options.search.beam_size = beam;
   options.search.keep_attention = evaluation.replace_unk;  // as validation does
+  options.precision = precision;
   const eval::Translator translator(model, data.src_vocab, data.tgt_vocab, *data.src_tokenizer,
                                     *data.tgt_tokenizer, device);
   std::vector<eval::Translation> translations;

@@ -27,11 +27,12 @@ void synchronize(torch::Device device) {
   if (device.is_cuda()) torch::cuda::synchronize(device.index());
 }
 
-double matmul_probe_gflops(torch::Device device, int64_t n, int64_t repeats) {
+double matmul_probe_gflops(torch::Device device, torch::ScalarType dtype, int64_t n,
+                           int64_t repeats) {
   constexpr int64_t kMinRepeats = 3;
   constexpr double kBudgetSeconds = 2.0;
   torch::NoGradGuard no_grad;
-  const auto options = torch::TensorOptions().dtype(torch::kFloat).device(device);
+  const auto options = torch::TensorOptions().dtype(dtype).device(device);
   const auto a = torch::full({n, n}, 0.5, options), b = torch::full({n, n}, 0.25, options);
   auto c = torch::mm(a, b);  // warm-up: threads, caches
   synchronize(device);

@@ -8,9 +8,11 @@
 
 namespace s2s::experiments {
 
-// Practical peak: the best of up to `repeats` products of two n x n float matrices on `device`
-// (fewer when they are slow: at least 3, then stop after ~2 s), as 2 n^3 / seconds, in GFLOP/s.
-double matmul_probe_gflops(torch::Device device, int64_t n = 1024, int64_t repeats = 20);
+// Practical peak: the best of up to `repeats` products of two n x n matrices of `dtype` (fp32 or
+// bf16) on `device` (fewer when they are slow: at least 3, then stop after ~2 s), as
+// 2 n^3 / seconds, in GFLOP/s.
+double matmul_probe_gflops(torch::Device device, torch::ScalarType dtype = torch::kFloat,
+                           int64_t n = 1024, int64_t repeats = 20);
 
 // Peak resident memory of the process (VmHWM of /proc/self/status) in MiB; 0 if unreadable.
 double peak_rss_mib();

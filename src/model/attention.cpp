@@ -79,7 +79,8 @@ AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const Attenti
   const int64_t len = mem.projected.size(2), rows = batch * m;
   auto q = query_proj_ ? query_proj_(query) : query;  // [B, m * dq]
   q = q.view({rows, q.size(1) / m});
-  // scores [B*m, S]; -inf at padding makes softmax give exactly 0 there.
+  // scores [B*m, S] in fp32 (the mask bias is fp32, also when the scorer ran in bf16); -inf at
+  // padding makes softmax give exactly 0 there.
   const auto scores = scorer_->score(q, mem.projected.view({rows, len, mem.projected.size(3)})) +
                       mem.mask_bias.view({rows, len});
   AttentionOutput out;

@@ -1,5 +1,7 @@
 #include "model/decoder.h"
 
+#include "model/gru.h"
+
 namespace s2s::model {
 namespace {
 
@@ -112,7 +114,8 @@ StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
   std::vector<torch::Tensor> hidden;
   hidden.reserve(cells->size());
   for (std::size_t l = 0; l < cells->size(); ++l) {
-    auto h = cells->at<torch::nn::GRUCellImpl>(l).forward(x, state.hidden[static_cast<int64_t>(l)]);
+    auto h = gru_cell_step(cells->at<torch::nn::GRUCellImpl>(l), x,
+                           state.hidden[static_cast<int64_t>(l)]);
     x = l + 1 < cells->size() ? dropout_(h) : h;
     hidden.push_back(h);
   }

@@ -1,5 +1,7 @@
 #include "model/encoder.h"
 
+#include "model/gru.h"
+
 namespace s2s::model {
 
 EncoderImpl::EncoderImpl(const EncoderOptions& o)
@@ -27,15 +29,25 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor
   namespace rnn_utils = torch::nn::utils::rnn;
   const auto cpu_lengths = lengths.to(torch::kCPU, torch::kLong);
   const auto embedded = dropout_(embedding(src));  // [B, S, E]
-  const auto packed = rnn_utils::pack_padded_sequence(embedded, cpu_lengths, /*batch_first=*/true,
-                                                      /*enforce_sorted=*/false);
-  auto [packed_out, hidden] = rnn->forward_with_packed_input(packed);
-  // hidden [layers * 2, B, H]: the last two rows are the top layer's forward and backward.
-  auto states = std::get<0>(rnn_utils::pad_packed_sequence(packed_out, /*batch_first=*/true,
-                                                           /*padding_value=*/0.0,
-                                                           /*total_length=*/src.size(1)));
-  const int64_t n = hidden.size(0);
-  auto final = torch::cat({hidden[n - 2], hidden[n - 1]}, /*dim=*/1);  // [B, 2H]
+  torch::Tensor states, final;                     // [B, S, 2H], [B, 2H]
+  if (mixed_precision(embedded)) {
+    // bf16 autocast: the model's own GRU loop, with bf16 projections (model/gru.h).
+    auto gru = bidirectional_gru(*rnn, embedded, cpu_lengths,
+                                 options_.layers() > 1 ? options_.dropout() : 0.0, is_training());
+    states = gru.states;
+    final = gru.final;
+  } else {
+    const auto packed = rnn_utils::pack_padded_sequence(embedded, cpu_lengths,
+                                                        /*batch_first=*/true,
+                                                        /*enforce_sorted=*/false);
+    auto [packed_out, hidden] = rnn->forward_with_packed_input(packed);
+    // hidden [layers * 2, B, H]: the last two rows are the top layer's forward and backward.
+    states = std::get<0>(rnn_utils::pad_packed_sequence(packed_out, /*batch_first=*/true,
+                                                        /*padding_value=*/0.0,
+                                                        /*total_length=*/src.size(1)));
+    const int64_t n = hidden.size(0);
+    final = torch::cat({hidden[n - 2], hidden[n - 1]}, /*dim=*/1);
+  }
   const auto positions = torch::arange(src.size(1), lengths.options().dtype(torch::kLong));
   const auto mask = positions.unsqueeze(0) < lengths.to(torch::kLong).unsqueeze(1);  // [B, S]
   EncoderOutput out{output_dropout_(states), mask.to(src.device()), final, {}};

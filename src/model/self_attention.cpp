@@ -32,7 +32,7 @@ SelfAttentionOutput SelfAttentionImpl::forward(const torch::Tensor& states,
   auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(d));
   scores = scores.masked_fill(mask.logical_not().view({batch, 1, 1, len}),
                               -std::numeric_limits<float>::infinity());
-  const auto weights = torch::softmax(scores, /*dim=*/-1);
+  const auto weights = torch::softmax(scores.to(torch::kFloat), /*dim=*/-1);  // fp32 under bf16
   const auto mixed =
       torch::matmul(weights, v).transpose(1, 2).reshape({batch, len, options_.size()});
   return {norm_(states + dropout_(output_(mixed))), weights};

@@ -7,7 +7,8 @@ namespace s2s::run {
 LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& token_index,
                          const torch::Tensor& targets, double label_smoothing) {
   const auto flat_targets = targets.reshape({-1}).index_select(0, token_index);  // [N]
-  const auto log_probs = torch::log_softmax(logits, /*dim=*/-1);                 // [N, V]
+  // In fp32 whatever the logits' precision (bf16 under autocast): the loss needs the digits.
+  const auto log_probs = torch::log_softmax(logits.to(torch::kFloat), /*dim=*/-1);  // [N, V]
   const auto mask = flat_targets.ne(data::Vocab::kPad);
   // -log p(gold) per decoded position: [N]
   const auto nll = -log_probs.gather(1, flat_targets.unsqueeze(1)).squeeze(1) * mask;

@@ -7,6 +7,7 @@
 #include "run/checkpoint.h"
 #include "run/device.h"
 #include "util/error.h"
+#include "util/logging.h"
 
 namespace s2s::run {
 
@@ -51,6 +52,9 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   run.src_tokenizer = make_config_tokenizer(run.config.data);
   run.tgt_tokenizer = make_config_tokenizer(run.config.data);
   run.device = resolve_device(run.config.device);
+  run.precision =
+      choose_precision(run.config.evaluation.precision, detect_capabilities(run.device));
+  util::logger("eval")->debug("decoding in {}", run.precision.description);
   set_threads(run.config.training.threads);
   const auto& reinforce = run.config.training.reinforce;
   run.model =

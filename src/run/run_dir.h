@@ -20,6 +20,7 @@
 #include "data/tokenizer.h"
 #include "data/vocab.h"
 #include "model/seq2seq.h"
+#include "run/precision.h"
 
 namespace s2s::run {
 
@@ -51,6 +52,7 @@ struct LoadedRun {
   std::unique_ptr<data::Tokenizer> src_tokenizer, tgt_tokenizer;
   model::Seq2Seq model{nullptr};
   torch::Device device = torch::kCPU;
+  PrecisionChoice precision;  // evaluation.precision on this device
 };
 
 // Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best", "last", "step_N"); the model

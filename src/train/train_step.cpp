@@ -1,42 +1,74 @@
 #include "train/train_step.h"
 
 #include <cmath>
+#include <csignal>
 
 #include "data/vocab.h"
 #include "run/loss.h"
 
 namespace s2s::train {
 
-TrainStep::TrainStep(const config::Config& config)
+TrainStep::TrainStep(const config::Config& config, torch::Device device, run::Precision precision,
+                     Distributed* distributed)
     : training_(config.training),
       samples_attention_(config::samples_attention(config.model)),
-      reinforce_(config.training.reinforce) {}
+      reinforce_(config.training.reinforce),
+      device_(device),
+      precision_(precision),
+      distributed_(distributed) {}
 
 int64_t TrainStep::rows_per_sentence() const {
   return samples_attention_ ? reinforce_.samples_per_sentence() : 1;
 }
 
 StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer& optimizer,
-                                 const run::Batch& batch, double& baseline) const {
+                                 const run::Batch& batch, double& baseline, int interrupt) const {
   model->train();
   optimizer.zero_grad();
   // Leave-one-out REINFORCE decodes every sentence K times, each with its own attention samples.
   const int64_t k = rows_per_sentence();
   const auto tgt_out = repeat_rows(batch.tgt_out, k);
-  const auto out = model->forward(repeat_rows(batch.src, k), repeat_rows(batch.src_lengths, k),
-                                  repeat_rows(batch.tgt_in, k), training_.teacher_forcing);
-  auto loss = run::sequence_loss(out.logits, out.token_index, tgt_out, training_.label_smoothing);
-  auto total = loss.loss;
   StepResult result;
-  if (samples_attention_) {
-    const auto mask = tgt_out.ne(data::Vocab::kPad).to(loss.token_nll.dtype());
-    total = total + reinforce_.loss(loss.token_nll, mask, out, baseline, &result.reinforce) /
-                        static_cast<double>(std::max<int64_t>(loss.tokens, 1));
+  torch::Tensor total;
+  run::LossResult loss;
+  {
+    const run::AutocastGuard autocast(device_, precision_);  // forward and loss only
+    const auto out = model->forward(repeat_rows(batch.src, k), repeat_rows(batch.src_lengths, k),
+                                    repeat_rows(batch.tgt_in, k), training_.teacher_forcing);
+    loss = run::sequence_loss(out.logits, out.token_index, tgt_out, training_.label_smoothing);
+    total = loss.loss;
+    if (samples_attention_) {
+      const auto mask = tgt_out.ne(data::Vocab::kPad).to(loss.token_nll.dtype());
+      total = total + reinforce_.loss(loss.token_nll, mask, out, baseline, &result.reinforce) /
+                          static_cast<double>(std::max<int64_t>(loss.tokens, 1));
+    }
   }
   result.loss = loss.loss.item<double>();
   result.finite = std::isfinite(result.loss) && std::isfinite(total.item<double>());
+  result.tokens = loss.tokens;
+  if (distributed_ != nullptr) {
+    // One small all-reduce of [loss x tokens, tokens, not finite, signal]: every rank learns the
+    // loss of the global batch, and whether any rank diverged or was interrupted.
+    auto counts =
+        torch::tensor({result.finite ? result.loss * static_cast<double>(loss.tokens) : 0.0,
+                       static_cast<double>(loss.tokens), result.finite ? 0.0 : 1.0,
+                       static_cast<double>(interrupt)},
+                      torch::kDouble);
+    distributed_->sum(counts);
+    const auto c = counts.accessor<double, 1>();
+    result.tokens = static_cast<int64_t>(c[1]);
+    result.finite = c[2] == 0.0;
+    result.loss = result.finite ? c[0] / std::max(c[1], 1.0) : result.loss;
+    result.interrupt = c[3] > 0 ? (interrupt != 0 ? interrupt : SIGINT) : 0;
+    if (!result.finite) return result;
+    // Normalized by the global batch's tokens, the averaged gradient is that of one process
+    // training on the union of the ranks' batches.
+    total = total *
+            (static_cast<double>(distributed_->world_size() * loss.tokens) / std::max(c[1], 1.0));
+  }
   if (!result.finite) return result;
   total.backward();
+  if (distributed_ != nullptr) distributed_->average_gradients(model->parameters());
   if (training_.clip_grad_norm > 0) {
     torch::nn::utils::clip_grad_norm_(model->parameters(), training_.clip_grad_norm);
   }

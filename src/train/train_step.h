@@ -9,6 +9,8 @@
 #include "config/config.h"
 #include "model/seq2seq.h"
 #include "run/batch.h"
+#include "run/precision.h"
+#include "train/distributed.h"
 #include "train/reinforce.h"
 
 namespace s2s::train {
@@ -17,16 +19,23 @@ struct StepResult {
   double loss = 0.0;         // mean (label-smoothed) cross-entropy per target token
   bool finite = true;        // false: the loss was not finite, and no update was made
   ReinforceStats reinforce;  // filled for hard attention trained by sampling
+  int64_t tokens = 0;        // target tokens of the step, over every rank
+  int interrupt = 0;         // a signal any rank received (several processes), else 0
 };
 
 class TrainStep {
  public:
-  explicit TrainStep(const config::Config& config);
+  // `precision`: fp32, or bf16 mixed precision (run/precision.h) for the forward pass and the
+  // loss; the backward pass follows the forward's dtypes and the weights stay fp32.
+  TrainStep(const config::Config& config, torch::Device device, run::Precision precision,
+            Distributed* distributed = nullptr);
 
   // Updates `model` with `optimizer` on `batch`; `baseline` is the moving-average REINFORCE
   // baseline carried from step to step (unused otherwise).
+  // With several processes, `interrupt` (a signal this rank received, or 0) travels with the
+  // step's counts so that every rank learns of it at the same step.
   StepResult operator()(model::Seq2Seq& model, torch::optim::Optimizer& optimizer,
-                        const run::Batch& batch, double& baseline) const;
+                        const run::Batch& batch, double& baseline, int interrupt = 0) const;
 
   // Sentences the model decodes per batch row: K for leave-one-out REINFORCE, else 1.
   int64_t rows_per_sentence() const;
@@ -35,6 +44,9 @@ class TrainStep {
   config::TrainingConfig training_;
   bool samples_attention_;  // hard attention trained with REINFORCE
   Reinforce reinforce_;
+  torch::Device device_;
+  run::Precision precision_;
+  Distributed* distributed_;
 };
 
 }  // namespace s2s::train

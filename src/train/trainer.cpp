@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <thread>
 
 #include "config/json_io.h"
 #include "eval/scores.h"
@@ -32,20 +34,75 @@ double seconds_since(Clock::time_point start) {
 }  // namespace
 
 Trainer::Trainer(config::Config config, TrainOptions options)
-    : config_(std::move(config)), options_(options), run_dir_(config_, options_), step_(config_) {
+    : config_(std::move(config)), options_(options), run_dir_(config_, options_) {
   config::validate_files(config_);
-  util::logger("device")->info("{}", run::set_threads(config_.training.threads));
+  connect();
+  auto log = util::logger("device");
+  log->info("{}", run::set_threads(threads()));
   run::seed_everything(config_.seed);
   device_ = run::resolve_device(config_.device);
+  if (dist_ && device_.is_cuda() && !device_.has_index()) {  // one GPU per local rank
+    device_ = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(dist_->env().local_rank));
+  }
+  const auto capabilities = run::detect_capabilities(device_);
+  train_precision_ = run::choose_precision(config_.training.precision, capabilities);
+  eval_precision_ = run::choose_precision(config_.evaluation.precision, capabilities);
+  log->info("training in {}; validation in {}", train_precision_.description,
+            run::to_string(eval_precision_.precision));
+  if (train_precision_.emulated) {
+    log->warn("bf16 is not native on {}: it runs emulated and slow; fp32 is faster here",
+              device_.str());
+  }
+  step_.emplace(config_, device_, train_precision_.precision, dist_.get());
   prepare_data();
   check_evaluation_inputs();
   check_memory();
   build_model();
+  if (dist_) synchronize_ranks();
   start_run();
 }
 
+// Several processes (train/distributed.h): join the others before anything is read, so that a
+// bad rendezvous fails at once. Only rank 0 logs more than warnings.
+void Trainer::connect() {
+  const auto env = distributed_env();
+  if (!env) return;
+  if (env->rank != 0) util::set_log_level_warn();
+  dist_ = std::make_unique<Distributed>(*env, config_.training.dist_timeout_s,
+                                        run::resolve_device(config_.device));
+}
+
+int64_t Trainer::threads() const {
+  if (config_.training.threads > 0 || !dist_) return config_.training.threads;
+  const auto cores = static_cast<int64_t>(std::thread::hardware_concurrency());
+  return std::max<int64_t>(1, cores / dist_->env().local_world_size);  // cores / local workers
+}
+
+// Every rank built the same vocabularies and model from the same config and data: check it,
+// then start every rank from rank 0's weights (and, resumed, its checkpoint).
+void Trainer::synchronize_ranks() {
+  auto c = config_;
+  c.training.threads = 0;  // may differ between machines
+  std::string text = config::config_to_json(c).dump();
+  for (const auto& t : data_.src_vocab.tokens()) text += t + "\n";
+  for (const auto& t : data_.tgt_vocab.tokens()) text += t + "\n";
+  dist_->check_same("the config, data and vocabularies (hash)",
+                    static_cast<int64_t>(std::hash<std::string>{}(text)&0x7fffffffffffffff));
+  std::vector<torch::Tensor> tensors;
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : model_->parameters()) tensors.push_back(p.data());
+    for (auto& b : model_->buffers()) tensors.push_back(b);
+    dist_->broadcast(tensors);
+  }
+  util::logger("dist")->info("{} ranks, effective batch {} x {} {}", dist_->world_size(),
+                             dist_->world_size(), config_.training.batch_size,
+                             config_.training.batch_type);
+}
+
 void Trainer::prepare_data() {
-  data_ = prepare_training_data(config_, options_.resume ? &paths() : nullptr);
+  data_ = prepare_training_data(config_, options_.resume ? &paths() : nullptr,
+                                dist_ ? dist_->rank() : 0, dist_ ? dist_->world_size() : 1);
   // Validation decodes sources cut to evaluation.max_src_len and scores the pairs within it
   // (eval/splits.h): one overlong line must not stall every validation.
   const auto& d = config_.data;
@@ -119,6 +176,8 @@ void Trainer::build_model() {
 }
 
 void Trainer::start_run() {
+  last_save_time_ = Clock::now();
+  if (!main()) return;  // rank 0 alone writes
   run_dir_.claim(config_, data_.src_vocab, data_.tgt_vocab, state_.step);
   auto files = run::data_files(config_);
   files.push_back(paths().src_vocab());
@@ -152,17 +211,20 @@ TrainSummary Trainer::train() {
     while (!should_stop() && state_.epoch_batch < static_cast<int64_t>(batches.size())) {
       const auto& indices = batches[static_cast<std::size_t>(state_.epoch_batch)];
       const auto batch = run::make_batch(data_.train, indices, device_);
-      const double loss = train_step(batch);
+      const auto [loss, tokens] = train_step(batch);
       ++state_.step;
       ++state_.epoch_batch;
-      end_of_step(loss, batch.target_tokens);
+      end_of_step(loss, tokens);
       const int64_t every = config_.training.validate_every;
       if (every > 0 && state_.step % every == 0) {
         validate_and_checkpoint();
       } else {
         maybe_checkpoint();
       }
-      if (const int signal = util::InterruptGuard::pending()) interrupted(signal);
+      // Several processes learn of a signal through the step's all-reduce, all at one step.
+      if (const int signal = dist_ ? step_interrupt_ : util::InterruptGuard::pending()) {
+        interrupted(signal);
+      }
     }
     if (state_.epoch_batch >= static_cast<int64_t>(batches.size())) {
       ++state_.epoch;
@@ -205,14 +267,16 @@ int64_t Trainer::planned_steps() const {
   return max_steps > 0 ? std::min(max_steps, by_epochs) : by_epochs;
 }
 
-double Trainer::train_step(const run::Batch& batch) {
-  const StepResult r = step_(model_, *optimizer_, batch, state_.baseline);
+std::pair<double, int64_t> Trainer::train_step(const run::Batch& batch) {
+  const StepResult r =
+      (*step_)(model_, *optimizer_, batch, state_.baseline, util::InterruptGuard::pending());
+  step_interrupt_ = r.interrupt;
   if (!r.finite || exploding(r.loss)) diverged("the training loss", r.loss);
   interval_reinforce_.reward += r.reinforce.reward;
   interval_reinforce_.baseline += r.reinforce.baseline;
   interval_reinforce_.term_variance += r.reinforce.term_variance;
   interval_reinforce_.entropy += r.reinforce.entropy;
-  return r.loss;
+  return {r.loss, r.tokens};
 }
 
 bool Trainer::exploding(double loss) const {
@@ -223,6 +287,12 @@ bool Trainer::exploding(double loss) const {
 void Trainer::diverged(const std::string& what, double value) {
   progress_->clear();
   discard_pending();
+  if (!main()) {
+    throw std::runtime_error(
+        fmt::format("training diverged at step {}: {} is {:.4g} (rank 0 "
+                    "names the last good checkpoint)",
+                    state_.step + 1, what, value));
+  }
   throw std::runtime_error(fmt::format(
       "training diverged at step {}: {} is {:.4g}{}; the last good weights are in {} (step {}); "
       "try a lower training.learning_rate or training.clip_grad_norm",
@@ -234,6 +304,10 @@ void Trainer::diverged(const std::string& what, double value) {
 void Trainer::interrupted(int signal) {
   progress_->clear();
   discard_pending();
+  if (!main()) {
+    throw util::Interrupted(signal, fmt::format("{} at step {}: rank 0 saved the run",
+                                                util::signal_name(signal), state_.step));
+  }
   save("last");
   throw util::Interrupted(
       signal, fmt::format("{} at step {} (epoch {}): saved {}; resume with: s2s train -c {} "
@@ -245,6 +319,7 @@ void Trainer::interrupted(int signal) {
 // A periodic save is written as pending.pt and becomes last.pt only once the next step's loss,
 // computed with those weights, has come out finite: a diverged model never becomes last.pt.
 void Trainer::maybe_checkpoint() {
+  if (!main()) return;
   if (pending_step_ >= 0) {
     std::filesystem::rename(paths().checkpoint("pending"), paths().checkpoint("last"));
     last_saved_step_ = pending_step_;
@@ -310,13 +385,15 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
 
 ValidationResult Trainer::validate() {
   ValidationResult r;
-  const auto forced = eval::teacher_forced_scores(
-      model_, valid_forced_, config_.evaluation.batch_size, device_, /*keep_attention=*/false);
+  const auto forced =
+      eval::teacher_forced_scores(model_, valid_forced_, config_.evaluation.batch_size, device_,
+                                  /*keep_attention=*/false, eval_precision_.precision);
   r.loss = forced.loss();
   r.ppl = forced.perplexity();
   // Greedy search, as Joey NMT validates: the beam is for the final evaluation.
   auto options = eval::translate_options(config_.evaluation);
   options.search.beam_size = 1;
+  options.precision = eval_precision_.precision;
   util::ProgressLog progress("valid", "decoding valid");
   options.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
   options.search.keep_attention = config_.evaluation.replace_unk;
@@ -366,9 +443,18 @@ void Trainer::update_learning_rate(bool improvement) {
 void Trainer::validate_and_checkpoint() {
   progress_->clear();
   last_validated_step_ = state_.step;
+  if (dist_) {
+    // Identical weights on every rank is what the gradient averaging promises: check it.
+    dist_->check_same("the weights (checksum) at step " + std::to_string(state_.step),
+                      run::model_checksum(*model_));
+    if (!main()) return follow_validation();
+  }
   const auto start = Clock::now();
   const ValidationResult r = validate();
-  if (exploding(r.loss)) diverged("the validation loss", r.loss);
+  if (exploding(r.loss)) {
+    share_validation(/*diverged=*/true);
+    diverged("the validation loss", r.loss);
+  }
   const bool improvement = improved(r);
   update_learning_rate(improvement);
   util::logger("valid")->info("step {} epoch {}: loss {:.4f} ppl {} BLEU {:.2f}{} ({:.1f} s)",
@@ -395,11 +481,33 @@ void Trainer::validate_and_checkpoint() {
     summary_.early_stopped = true;
     stop_ = true;
   }
+  share_validation(/*diverged=*/false);
+}
+
+// Rank 0's decisions after a validation, for the other ranks: [diverged, stop, learning rate].
+void Trainer::share_validation(bool diverged) {
+  if (!dist_) return;
+  std::vector<torch::Tensor> decision = {torch::tensor(
+      {diverged ? 1.0 : 0.0, stop_ ? 1.0 : 0.0, state_.learning_rate}, torch::kDouble)};
+  dist_->broadcast(decision);
+}
+
+void Trainer::follow_validation() {
+  std::vector<torch::Tensor> decision = {torch::zeros({3}, torch::kDouble)};
+  dist_->broadcast(decision);
+  const auto d = decision[0].accessor<double, 1>();
+  if (d[0] != 0.0) diverged("the validation loss on rank 0", NAN);
+  stop_ = d[1] != 0.0;
+  if (d[2] != state_.learning_rate) {
+    state_.learning_rate = d[2];
+    set_learning_rate(*optimizer_, state_.learning_rate);
+  }
 }
 
 double Trainer::elapsed_s() const { return start_elapsed_ + seconds_since(train_start_); }
 
 void Trainer::save(const std::string& name) {
+  if (!main()) return;
   state_.elapsed_s = progress_ ? elapsed_s() : state_.elapsed_s;
   const auto path = paths().checkpoint(name);
   run::save_checkpoint(path, *model_, optimizer_.get(), state_, signature_);

@@ -14,7 +14,9 @@
 #include "model/seq2seq.h"
 #include "run/batch.h"
 #include "run/checkpoint.h"
+#include "run/precision.h"
 #include "run/run_dir.h"
+#include "train/distributed.h"
 #include "train/reinforce.h"
 #include "train/train_step.h"
 #include "train/training_data.h"
@@ -55,14 +57,23 @@ class Trainer {
   // std::runtime_error naming the last good checkpoint when the loss diverges.
   TrainSummary train();
   const run::RunPaths& paths() const { return run_dir_.paths(); }
+  // False on the ranks other than 0 of a distributed training: they write nothing.
+  bool main_rank() const { return main(); }
 
  private:
+  void connect();
+  int64_t threads() const;
+  void synchronize_ranks();
+  bool main() const { return !dist_ || dist_->main(); }
+  void share_validation(bool diverged);
+  void follow_validation();
   void prepare_data();
   void check_evaluation_inputs() const;
   void build_model();
   void check_memory() const;
   void start_run();
-  double train_step(const run::Batch& batch);
+  // The step's loss and its target tokens (over every rank).
+  std::pair<double, int64_t> train_step(const run::Batch& batch);
   void end_of_step(double loss, int64_t tokens);
   void log_reinforce(nlohmann::json& event);
   void maybe_checkpoint();
@@ -89,7 +100,10 @@ class Trainer {
   run::EncodedCorpus valid_forced_;  // the validation pairs teacher forcing scores
   model::Seq2Seq model_{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
-  TrainStep step_;
+  std::unique_ptr<Distributed> dist_;  // several processes; null for one
+  int step_interrupt_ = 0;             // a signal any rank received, from the last step
+  std::optional<TrainStep> step_;      // built once the device and precision are known
+  run::PrecisionChoice train_precision_, eval_precision_;
   std::string signature_;
   run::TrainingState state_;
   TrainSummary summary_;

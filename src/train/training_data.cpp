@@ -4,8 +4,8 @@
 
 namespace s2s::train {
 
-TrainingData prepare_training_data(const config::Config& config,
-                                   const run::RunPaths* vocabularies) {
+TrainingData prepare_training_data(const config::Config& config, const run::RunPaths* vocabularies,
+                                   int64_t rank, int64_t world_size) {
   const auto& d = config.data;
   TrainingData t;
   t.src_tokenizer = run::make_config_tokenizer(d);
@@ -30,6 +30,8 @@ TrainingData prepare_training_data(const config::Config& config,
   b.unit = data::parse_batch_unit(config.training.batch_type);
   b.seed = static_cast<uint64_t>(config.seed);
   b.bucket_batches = config.training.bucket_batches;
+  b.rank = rank;
+  b.world_size = world_size;
   t.batcher = std::make_unique<data::Batcher>(t.train.src_lengths(), t.train.tgt_lengths(), b);
   return t;
 }

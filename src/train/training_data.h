@@ -24,8 +24,10 @@ struct TrainingData {
 };
 
 // Builds the vocabularies from the training split, or reads them from `vocabularies` (the run
-// directory of a resumed training) when given.
+// directory of a resumed training) when given. With several processes the batcher gives rank
+// `rank` of `world_size` its shard of every epoch.
 TrainingData prepare_training_data(const config::Config& config,
-                                   const run::RunPaths* vocabularies = nullptr);
+                                   const run::RunPaths* vocabularies = nullptr, int64_t rank = 0,
+                                   int64_t world_size = 1);
 
 }  // namespace s2s::train

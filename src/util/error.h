@@ -22,4 +22,12 @@ struct InputError : UserError {
   using UserError::UserError;
 };
 
+// A process ends with `code` after its failure was already reported (the workers of
+// `train --nproc` printed their own errors): main prints nothing more.
+struct ExitStatus : std::runtime_error {
+  explicit ExitStatus(int exit_code)
+      : std::runtime_error("exit " + std::to_string(exit_code)), code(exit_code) {}
+  int code;
+};
+
 }  // namespace s2s

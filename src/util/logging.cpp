@@ -77,6 +77,13 @@ void add_log_file(const std::string& path) {
   s.early.reset();  // from now on the file has everything
 }
 
+void set_log_level_warn() {
+  auto& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.level = spdlog::level::warn;
+  spdlog::apply_all([&](const std::shared_ptr<spdlog::logger>& l) { l->set_level(s.level); });
+}
+
 void write_to_log_file(const std::string& line) {
   auto& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);

@@ -19,6 +19,9 @@ void add_log_file(const std::string& path);
 // one-line errors main prints reach train.log too.
 void write_to_log_file(const std::string& line);
 
+// Only warnings and errors from here on (the ranks other than 0 of a distributed training).
+void set_log_level_warn();
+
 // A logger for one component ("data", "model", "train", ...), created on first use.
 std::shared_ptr<spdlog::logger> logger(const std::string& component);
 

@@ -1,0 +1,106 @@
+#include "model/gru.h"
+
+#include <ATen/autocast_mode.h>
+
+#include <string>
+#include <vector>
+
+namespace s2s::model {
+namespace {
+
+// The gates of one step from the input projection gi [n, 3H] and the hidden projection
+// gh [n, 3H] (either precision), in fp32.
+torch::Tensor gates(const torch::Tensor& gi, const torch::Tensor& gh, const torch::Tensor& h) {
+  const auto i = gi.to(torch::kFloat).chunk(3, /*dim=*/1);
+  const auto g = gh.to(torch::kFloat).chunk(3, /*dim=*/1);
+  const auto r = torch::sigmoid(i[0] + g[0]);
+  const auto z = torch::sigmoid(i[1] + g[1]);
+  const auto n = torch::tanh(i[2] + r * g[2]);
+  return (1 - z) * n + z * h;
+}
+
+// One direction of one layer over sorted rows: gi_all [B, S, 3H] input projections, active[t]
+// the rows inside their sentence at step t (a prefix). Returns states [B, S, H] and the state
+// of each row after its own last step in that direction [B, H].
+std::pair<torch::Tensor, torch::Tensor> run_direction(const torch::Tensor& gi_all,
+                                                      const torch::Tensor& w_hh,
+                                                      const torch::Tensor& b_hh,
+                                                      const std::vector<int64_t>& active,
+                                                      bool reverse) {
+  const int64_t batch = gi_all.size(0), steps = gi_all.size(1), hidden = w_hh.size(1);
+  auto h = torch::zeros({batch, hidden}, gi_all.options().dtype(torch::kFloat));
+  std::vector<torch::Tensor> out(static_cast<std::size_t>(steps));
+  for (int64_t k = 0; k < steps; ++k) {
+    const int64_t t = reverse ? steps - 1 - k : k;
+    const int64_t n = active[static_cast<std::size_t>(t)];
+    if (n == 0) {
+      out[static_cast<std::size_t>(t)] = torch::zeros_like(h);
+      continue;
+    }
+    const auto prefix = h.narrow(0, 0, n);
+    const auto gh = torch::nn::functional::linear(prefix, w_hh, b_hh);
+    const auto next = gates(gi_all.select(1, t).narrow(0, 0, n), gh, prefix);
+    // Rows past their sentence keep their state (forward) or their zero start (backward).
+    h = n == batch ? next : torch::cat({next, h.narrow(0, n, batch - n)});
+    out[static_cast<std::size_t>(t)] =
+        n == batch ? next : torch::cat({next, torch::zeros({batch - n, hidden}, next.options())});
+  }
+  return {torch::stack(out, /*dim=*/1), h};
+}
+
+}  // namespace
+
+bool mixed_precision(const torch::Tensor& like) {
+  return like.is_cuda() ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+}
+
+torch::Tensor gru_cell_step(torch::nn::GRUCellImpl& cell, const torch::Tensor& x,
+                            const torch::Tensor& h) {
+  if (!mixed_precision(x)) return cell.forward(x, h);
+  const auto gi = torch::nn::functional::linear(x, cell.weight_ih, cell.bias_ih);
+  const auto gh = torch::nn::functional::linear(h, cell.weight_hh, cell.bias_hh);
+  return gates(gi, gh, h.to(torch::kFloat));
+}
+
+GruOutput bidirectional_gru(torch::nn::GRUImpl& rnn, const torch::Tensor& x,
+                            const torch::Tensor& lengths, double dropout, bool training) {
+  const int64_t batch = x.size(0), steps = x.size(1);
+  const auto sorted = lengths.to(torch::kLong).sort(/*dim=*/0, /*descending=*/true);
+  const auto order = std::get<1>(sorted).to(x.device());
+  const auto unsort =
+      torch::empty_like(order).scatter_(0, order, torch::arange(batch, order.options()));
+  const auto len = std::get<0>(sorted).to(torch::kCPU).contiguous();
+  const auto* l_data = len.data_ptr<int64_t>();
+  std::vector<int64_t> active(static_cast<std::size_t>(steps));  // rows with length > t
+  for (int64_t t = 0; t < steps; ++t) {
+    int64_t n = 0;
+    while (n < batch && l_data[n] > t) ++n;
+    active[static_cast<std::size_t>(t)] = n;
+  }
+  auto params = rnn.named_parameters(/*recurse=*/false);
+  auto input = x.index_select(0, order);
+  torch::Tensor fwd_final, bwd_final;
+  const int64_t layers = rnn.options.num_layers();
+  for (int64_t l = 0; l < layers; ++l) {
+    std::vector<torch::Tensor> states;
+    for (const bool reverse : {false, true}) {
+      const std::string suffix = "_l" + std::to_string(l) + (reverse ? "_reverse" : "");
+      // Every step's input projection at once: one [B*S, I] x [I, 3H] product.
+      const auto gi_all = torch::nn::functional::linear(input, params["weight_ih" + suffix],
+                                                        params["bias_ih" + suffix]);
+      auto [dir_states, final] = run_direction(gi_all, params["weight_hh" + suffix],
+                                               params["bias_hh" + suffix], active, reverse);
+      states.push_back(dir_states);
+      (reverse ? bwd_final : fwd_final) = final;
+    }
+    input = torch::cat(states, /*dim=*/2);  // [B, S, 2H]
+    if (l + 1 < layers && dropout > 0) {
+      input = torch::nn::functional::dropout(
+          input, torch::nn::functional::DropoutFuncOptions().p(dropout).training(training));
+    }
+  }
+  return {input.index_select(0, unsort),
+          torch::cat({fwd_final, bwd_final}, /*dim=*/1).index_select(0, unsort)};
+}
+
+}  // namespace s2s::model

@@ -1,0 +1,149 @@
+// bf16 mixed precision: the model's own GRU loop computes what LibTorch's GRUs compute; a bf16
+// training step gives about the loss of an fp32 one and leaves the weights fp32; "auto" picks
+// fp32 without native bf16; checkpoints load in either precision.
+
+#include "run/precision.h"
+
+#include <ATen/autocast_mode.h>
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "config/config.h"
+#include "model/build_model.h"
+#include "model/gru.h"
+#include "run/batch.h"
+#include "run/checkpoint.h"
+#include "run/run_dir.h"
+#include "train/optimizer.h"
+#include "train/train_step.h"
+
+namespace s2s {
+namespace {
+
+TEST(PrecisionTest, AutoIsBf16OnlyWhereItIsNative) {
+  const run::Capabilities native{true, "this CPU has avx512_bf16"};
+  const run::Capabilities none{false, "this CPU has neither avx512_bf16 nor amx_bf16"};
+  EXPECT_EQ(run::choose_precision("auto", native).precision, run::Precision::kBf16);
+  EXPECT_EQ(run::choose_precision("auto", none).precision, run::Precision::kFp32);
+  EXPECT_EQ(run::choose_precision("auto", none).description,
+            "fp32 (auto: this CPU has neither avx512_bf16 nor amx_bf16)");
+  EXPECT_EQ(run::choose_precision("fp32", native).precision, run::Precision::kFp32);
+  const auto forced = run::choose_precision("bf16", none);
+  EXPECT_EQ(forced.precision, run::Precision::kBf16);
+  EXPECT_TRUE(forced.emulated);
+  EXPECT_FALSE(run::choose_precision("bf16", native).emulated);
+}
+
+TEST(PrecisionTest, AutocastGuardTurnsBf16OnAndOff) {
+  EXPECT_FALSE(at::autocast::is_cpu_enabled());
+  {
+    const run::AutocastGuard guard(torch::kCPU, run::Precision::kBf16);
+    EXPECT_TRUE(at::autocast::is_cpu_enabled());
+    const auto y = torch::mm(torch::randn({4, 4}), torch::randn({4, 4}));
+    EXPECT_EQ(y.scalar_type(), torch::kBFloat16);
+  }
+  EXPECT_FALSE(at::autocast::is_cpu_enabled());
+  const run::AutocastGuard off(torch::kCPU, run::Precision::kFp32);
+  EXPECT_FALSE(at::autocast::is_cpu_enabled());
+}
+
+// The sorted-prefix loop (model/gru.cpp) against LibTorch's packed GRU, in fp32: the same
+// states at every real position, zeros at padding, the same final states.
+TEST(MixedGruTest, EqualsThePackedGruInFp32) {
+  torch::manual_seed(3);
+  torch::nn::GRU rnn(
+      torch::nn::GRUOptions(5, 4).num_layers(2).bidirectional(true).batch_first(true));
+  const auto x = torch::randn({3, 6, 5});
+  const auto lengths = torch::tensor({4, 6, 2}, torch::kLong);
+  namespace rnn_utils = torch::nn::utils::rnn;
+  const auto packed = rnn_utils::pack_padded_sequence(x, lengths, true, false);
+  auto [out, hidden] = rnn->forward_with_packed_input(packed);
+  const auto states = std::get<0>(rnn_utils::pad_packed_sequence(out, true, 0.0, 6));
+  const auto final = torch::cat({hidden[2], hidden[3]}, 1);
+  const auto mine = model::bidirectional_gru(*rnn, x, lengths, 0.0, false);
+  EXPECT_TRUE(torch::allclose(mine.states, states, 1e-5, 1e-6));
+  EXPECT_TRUE(torch::allclose(mine.final, final, 1e-5, 1e-6));
+}
+
+TEST(MixedGruTest, CellEqualsGruCellInFp32AndIsCloseInBf16) {
+  torch::manual_seed(4);
+  torch::nn::GRUCell cell(6, 5);
+  const auto x = torch::randn({3, 6}), h = torch::randn({3, 5});
+  const auto reference = cell->forward(x, h);
+  EXPECT_TRUE(torch::allclose(model::gru_cell_step(*cell, x, h), reference));
+  const run::AutocastGuard bf16(torch::kCPU, run::Precision::kBf16);
+  const auto mixed = model::gru_cell_step(*cell, x, h);
+  EXPECT_EQ(mixed.scalar_type(), torch::kFloat);  // the state stays fp32
+  EXPECT_LT((mixed - reference).abs().max().item<double>(), 0.05);
+}
+
+config::Config small_config() {
+  config::Config c;
+  c.model.emb_size = 16;
+  c.model.hidden_size = 16;
+  return c;
+}
+
+run::Batch random_batch(int64_t vocab) {
+  std::vector<std::vector<int64_t>> src, tgt;
+  for (int i = 0; i < 8; ++i) {
+    const int64_t n = 3 + i % 4;
+    std::vector<int64_t> s, t = {2};
+    for (int64_t j = 0; j < n; ++j) {
+      s.push_back(4 + (i * 7 + j * 3) % (vocab - 4));
+      t.push_back(4 + (i * 5 + j) % (vocab - 4));
+    }
+    s.push_back(3);
+    t.push_back(3);
+    src.push_back(s);
+    tgt.push_back(t);
+  }
+  run::EncodedCorpus corpus{src, tgt};
+  std::vector<std::size_t> rows(8);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
+  return run::make_batch(corpus, rows, torch::kCPU);
+}
+
+TEST(MixedTrainingTest, Bf16StepLossIsCloseAndWeightsStayFp32) {
+  const auto c = small_config();
+  const auto batch = random_batch(20);
+  const auto loss_of = [&](run::Precision p) {
+    torch::manual_seed(5);
+    auto model = model::build_model(c.model, 20, 20);
+    auto optimizer = train::make_optimizer(c.training, model->parameters());
+    double baseline = 0.0;
+    const auto r = train::TrainStep(c, torch::kCPU, p)(model, *optimizer, batch, baseline);
+    for (const auto& w : model->parameters()) EXPECT_EQ(w.scalar_type(), torch::kFloat);
+    return r.loss;
+  };
+  const double fp32 = loss_of(run::Precision::kFp32), bf16 = loss_of(run::Precision::kBf16);
+  EXPECT_NEAR(bf16, fp32, 0.02 * fp32);
+}
+
+TEST(MixedTrainingTest, CheckpointsLoadInEitherPrecision) {
+  const auto c = small_config();
+  torch::manual_seed(6);
+  auto trained = model::build_model(c.model, 20, 20);
+  auto optimizer = train::make_optimizer(c.training, trained->parameters());
+  double baseline = 0.0;
+  const auto batch = random_batch(20);
+  train::TrainStep(c, torch::kCPU, run::Precision::kBf16)(trained, *optimizer, batch, baseline);
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("s2s_bf16_" + std::to_string(::getpid())))
+          .string();
+  const auto signature = run::model_signature(c.model, 20, 20);
+  run::save_checkpoint(path, *trained, optimizer.get(), {}, signature);
+  auto loaded = model::build_model(c.model, 20, 20);
+  run::load_checkpoint(path, *loaded, nullptr, signature);
+  std::filesystem::remove(path);
+  for (const auto& p : loaded->named_parameters()) {
+    EXPECT_EQ(p.value().scalar_type(), torch::kFloat) << p.key();
+    EXPECT_TRUE(torch::equal(p.value(), trained->named_parameters()[p.key()])) << p.key();
+  }
+}
+
+}  // namespace
+}  // namespace s2s
