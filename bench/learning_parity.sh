@@ -118,7 +118,7 @@ for n in "${counts[@]}"; do
   [ -f "$run/checkpoints/step_$n.pt" ] ||
     die "no checkpoint at step $n: the step counts must be multiples of the first"
   "$s2s" evaluate --run "$run" --checkpoint "step_$n" --split test > /dev/null 2>&1
-  cp "$run/test.hyp" "$out/s2s_${name}_$n.hyp"
+  cp "$run/evaluations/test.step_$n.greedy.hyp" "$out/s2s_${name}_$n.hyp"
   score s2s "$name" "$n" "$out/s2s_${name}_$n.hyp" "${settings:-reference.json}"
 done
 print_table

@@ -12,6 +12,7 @@ packages=(
   g++ cmake make
   libtorch-dev          # LibTorch C++ frontend (CPU build)
   libgloo-dev           # c10d's Gloo process group headers (several processes)
+  libsentencepiece-dev  # subword tokenization (data.tokenizer = "sentencepiece")
   libcli11-dev          # command line
   libspdlog-dev         # logging
   nlohmann-json3-dev    # config, metrics

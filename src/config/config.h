@@ -13,6 +13,17 @@
 
 namespace s2s::config {
 
+// data.tokenizer = "sentencepiece": subword pieces from a SentencePiece model that `train`
+// trains on the training split (or reads from `model`) and keeps in the run directory.
+struct SentencePieceConfig {
+  int64_t vocab_size = 8000;
+  std::string model_type = "unigram";
+  double character_coverage = 1.0;
+  bool joint = true;
+  std::string model;
+  int64_t input_sentence_size = 1000000;
+};
+
 struct DataConfig {
   std::string format = "parallel";
   std::string train;
@@ -29,6 +40,7 @@ struct DataConfig {
   int64_t tgt_min_freq = 1;
   int64_t src_max_vocab = 0;
   int64_t tgt_max_vocab = 0;
+  SentencePieceConfig sentencepiece;
 };
 
 struct EncoderConfig {
@@ -153,13 +165,27 @@ void visit_fields(V& v, DataConfig& c) {
     "gold alignments of valid (Pharaoh i-j), optional; relative to the config file");
   v("test_alignments", c.test_alignments,
     "gold alignments of test (Pharaoh i-j), optional; relative to the config file");
-  v("tokenizer", c.tokenizer, "\"word\" (splits punctuation) or \"whitespace\" (pre-tokenized)");
+  v("tokenizer", c.tokenizer,
+    "\"word\" (splits punctuation), \"whitespace\" (pre-tokenized) or \"sentencepiece\"");
   v("lowercase", c.lowercase, "lower-case both sides before tokenizing");
   v("max_len", c.max_len, "drop training pairs longer than this (tokens); 0 = no limit");
   v("src_min_freq", c.src_min_freq, "source words seen fewer times become <unk>");
   v("tgt_min_freq", c.tgt_min_freq, "target words seen fewer times become <unk>");
   v("src_max_vocab", c.src_max_vocab, "source vocabulary size cap incl. specials; 0 = no cap");
   v("tgt_max_vocab", c.tgt_max_vocab, "target vocabulary size cap incl. specials; 0 = no cap");
+  v.section("sentencepiece", c.sentencepiece);
+}
+
+template <class V>
+void visit_fields(V& v, SentencePieceConfig& c) {
+  v("vocab_size", c.vocab_size, "pieces per model (SentencePiece's vocab_size)");
+  v("model_type", c.model_type, "\"unigram\" or \"bpe\"");
+  v("character_coverage", c.character_coverage, "share of characters the pieces cover, (0, 1]");
+  v("joint", c.joint, "one model for both languages; false: one per language");
+  v("model", c.model,
+    "an existing .model file to use instead of training one (joint); relative to the config");
+  v("input_sentence_size", c.input_sentence_size,
+    "train on a seeded sample of this many sentences; 0 = all");
 }
 
 template <class V>

@@ -30,8 +30,12 @@ std::string resolve(const std::string& value, const fs::path& base, bool from_cw
 }  // namespace
 
 const std::vector<std::string>& data_path_keys() {
-  static const std::vector<std::string> keys = {"data.train", "data.valid", "data.test",
-                                                "data.valid_alignments", "data.test_alignments"};
+  static const std::vector<std::string> keys = {"data.train",
+                                                "data.valid",
+                                                "data.test",
+                                                "data.valid_alignments",
+                                                "data.test_alignments",
+                                                "data.sentencepiece.model"};
   return keys;
 }
 
@@ -48,6 +52,7 @@ void resolve_paths(Config& config, const std::string& config_dir,
   set("data.test", d.test, true);
   set("data.valid_alignments", d.valid_alignments, false);
   set("data.test_alignments", d.test_alignments, false);
+  set("data.sentencepiece.model", d.sentencepiece.model, false);
   if (!config.run_dir.empty()) {
     auto dir = fs::absolute(config.run_dir).lexically_normal();
     if (!dir.has_filename() && dir.has_parent_path()) dir = dir.parent_path();  // "x/" -> "x"

@@ -50,6 +50,15 @@ void validate_data(const DataConfig& d) {
           "must be 0 (no cap) or more than the 4 special tokens", d.src_max_vocab);
   require(d.tgt_max_vocab == 0 || d.tgt_max_vocab > 4, "data.tgt_max_vocab",
           "must be 0 (no cap) or more than the 4 special tokens", d.tgt_max_vocab);
+  const auto& sp = d.sentencepiece;
+  require(sp.vocab_size >= 16, "data.sentencepiece.vocab_size", "must be >= 16", sp.vocab_size);
+  require_choice("data.sentencepiece.model_type", sp.model_type, {"unigram", "bpe"});
+  require(sp.character_coverage > 0.0 && sp.character_coverage <= 1.0,
+          "data.sentencepiece.character_coverage", "must be in (0, 1]", sp.character_coverage);
+  require(sp.input_sentence_size >= 0, "data.sentencepiece.input_sentence_size",
+          "must be >= 0 (0 = all)", sp.input_sentence_size);
+  require(sp.model.empty() || sp.joint, "data.sentencepiece.model",
+          "is one model for both languages: needs data.sentencepiece.joint = true", sp.model);
   if (d.format == "parallel") {
     require(!d.src_ext.empty(), "data.src_ext", "must not be empty", "\"\"");
     require(!d.tgt_ext.empty(), "data.tgt_ext", "must not be empty", "\"\"");
@@ -217,7 +226,7 @@ const std::vector<std::string>& precision_names() {
 }
 
 const std::vector<std::string>& tokenizer_names() {
-  static const std::vector<std::string> names = {"whitespace", "word"};
+  static const std::vector<std::string> names = {"sentencepiece", "whitespace", "word"};
   return names;
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "data/sentencepiece.h"
 #include "util/error.h"
 #include "util/strings.h"
 #include "util/unicode.h"
@@ -154,7 +155,11 @@ struct TokenizerEntry {
 };
 
 // The one place that knows every tokenizer; add new ones here.
-const std::array<TokenizerEntry, 2> kTokenizers = {{
+const std::array<TokenizerEntry, 3> kTokenizers = {{
+    {"sentencepiece",
+     [](const TokenizerOptions& o) -> std::unique_ptr<Tokenizer> {
+       return std::make_unique<SentencePieceTokenizer>(o.model, o.model_origin, o);
+     }},
     {"whitespace",
      [](const TokenizerOptions& o) -> std::unique_ptr<Tokenizer> {
        return std::make_unique<WhitespaceTokenizer>(o);

@@ -12,6 +12,9 @@ namespace s2s::data {
 
 struct TokenizerOptions {
   bool lowercase = false;  // lower-case (Python's str.lower()) before splitting
+  // "sentencepiece" only: a .model file's bytes, and where they came from (for errors).
+  std::string model;
+  std::string model_origin;
 };
 
 class Tokenizer {
@@ -21,7 +24,7 @@ class Tokenizer {
   // `line` must be valid UTF-8 (read_lines validates files); invalid input throws InputError.
   virtual std::vector<std::string> tokenize(std::string_view line) const = 0;
   virtual std::string detokenize(const std::vector<std::string>& tokens) const = 0;
-  // The registry name ("whitespace", "word").
+  // The registry name ("sentencepiece", "whitespace", "word").
   virtual std::string name() const = 0;
 };
 
@@ -58,7 +61,8 @@ class WordTokenizer : public Tokenizer {
   TokenizerOptions options_;
 };
 
-// The registry: throws ConfigError naming the valid tokenizers if `name` is unknown.
+// The registry: throws ConfigError naming the valid tokenizers if `name` is unknown, and
+// InputError if "sentencepiece" is given no model or a corrupt one.
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name,
                                           const TokenizerOptions& options = {});
 std::vector<std::string> tokenizer_names();

@@ -92,6 +92,20 @@ Vocab Vocab::build(const std::vector<std::vector<std::string>>& sentences,
   return Vocab(std::move(tokens));
 }
 
+Vocab Vocab::from_tokens(const std::vector<std::string>& tokens) {
+  Vocab vocab;
+  for (const auto& token : tokens) {
+    if (is_special(token)) continue;
+    if (token.empty() || has_space(token) || vocab.ids_.count(token) != 0) {
+      throw std::invalid_argument("Vocab::from_tokens: token '" + token +
+                                  "' is empty, has spaces or repeats");
+    }
+    vocab.ids_.emplace(token, vocab.size());
+    vocab.tokens_.push_back(token);
+  }
+  return vocab;
+}
+
 void Vocab::save(const std::string& path) const {
   std::string text;
   for (const auto& token : tokens_) text += token + '\n';

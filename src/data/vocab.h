@@ -32,6 +32,10 @@ class Vocab {
   static Vocab build(const std::vector<std::vector<std::string>>& sentences,
                      const VocabOptions& options = {});
 
+  // The specials, then `tokens` in their order (a subword model's pieces): specials among them
+  // are skipped; an empty token, one with whitespace, or a duplicate is std::invalid_argument.
+  static Vocab from_tokens(const std::vector<std::string>& tokens);
+
   // Plain text, one token a line, written atomically (std::runtime_error if it cannot be).
   // load() rejects (InputError "PATH:LINE: ...") missing or misplaced specials, duplicates,
   // empty tokens and tokens containing whitespace.

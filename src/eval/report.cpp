@@ -108,9 +108,11 @@ Heatmap read_heatmap(const std::string& dir, const json& index) {
   return h;
 }
 
-// The gold alignment file of `split` named by the run's config, "" if none.
+// The gold alignment file of `split` named by the run's config, "" if none. Gold links are
+// word positions: they do not apply to SentencePiece pieces.
 std::string gold_file(const json& config, const std::string& split) {
   const auto& data = config.value("data", json::object());
+  if (data.value("tokenizer", "") == "sentencepiece") return "";
   const auto path = data.value(split == "valid" ? "valid_alignments" : "test_alignments", "");
   return !path.empty() && fs::is_regular_file(path) ? path : "";
 }

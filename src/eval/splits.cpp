@@ -55,6 +55,11 @@ Split load_split(const config::Config& config, const std::string& name,
   split.pairs = data::read_corpus(spec);
   split.corpus = data::tokenize_corpus(split.pairs, src_tokenizer, tgt_tokenizer);
   split.alignments = *keys.alignments;
+  if (!split.alignments.empty() && src_tokenizer.name() == "sentencepiece") {
+    util::logger("eval")->info("{}: gold alignments link words, not SentencePiece pieces: no AER",
+                               name);
+    split.alignments.clear();
+  }
   util::logger("eval")->info("{}: {} sentences from {}", name, split.corpus.size(),
                              split.description);
   return split;

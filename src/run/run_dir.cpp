@@ -6,6 +6,7 @@
 #include "model/build_model.h"
 #include "run/checkpoint.h"
 #include "run/device.h"
+#include "run/tokenizers.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -31,12 +32,6 @@ data::CorpusSpec corpus_spec(const config::DataConfig& d, const std::string& pat
   return spec;
 }
 
-std::unique_ptr<data::Tokenizer> make_config_tokenizer(const config::DataConfig& data) {
-  data::TokenizerOptions options;
-  options.lowercase = data.lowercase;
-  return data::make_tokenizer(data.tokenizer, options);
-}
-
 LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   const RunPaths paths(run_dir);
   if (!std::filesystem::is_directory(run_dir)) {
@@ -49,8 +44,9 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   run.config = config::load_config(paths.config());
   run.src_vocab = data::Vocab::load(paths.src_vocab());
   run.tgt_vocab = data::Vocab::load(paths.tgt_vocab());
-  run.src_tokenizer = make_config_tokenizer(run.config.data);
-  run.tgt_tokenizer = make_config_tokenizer(run.config.data);
+  auto tokenizers = run_tokenizers(run.config.data, paths);
+  run.src_tokenizer = std::move(tokenizers.src);
+  run.tgt_tokenizer = std::move(tokenizers.tgt);
   run.device = resolve_device(run.config.device);
   run.precision =
       choose_precision(run.config.evaluation.precision, detect_capabilities(run.device));

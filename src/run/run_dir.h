@@ -63,7 +63,4 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "
 // The corpus of `path` (a split of the config's data: train, valid or test) as reader input.
 data::CorpusSpec corpus_spec(const config::DataConfig& data, const std::string& path);
 
-// Tokenizers of a config: the same for training, evaluation and translation.
-std::unique_ptr<data::Tokenizer> make_config_tokenizer(const config::DataConfig& data);
-
 }  // namespace s2s::run

@@ -178,10 +178,13 @@ void Trainer::build_model() {
 void Trainer::start_run() {
   last_save_time_ = Clock::now();
   if (!main()) return;  // rank 0 alone writes
-  run_dir_.claim(config_, data_.src_vocab, data_.tgt_vocab, state_.step);
+  const auto model_files =
+      run::tokenizer_files(config_.data, *data_.src_tokenizer, *data_.tgt_tokenizer, paths());
+  run_dir_.claim(config_, data_.src_vocab, data_.tgt_vocab, model_files, state_.step);
   auto files = run::data_files(config_);
   files.push_back(paths().src_vocab());
   files.push_back(paths().tgt_vocab());
+  for (const auto& file : model_files) files.push_back(file.first);
   auto provenance = run::provenance(config_, files);
   if (options_.resume) provenance["resumed_from_step"] = state_.step;
   run::record_provenance(paths().dir, provenance);

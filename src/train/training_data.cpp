@@ -8,8 +8,15 @@ TrainingData prepare_training_data(const config::Config& config, const run::RunP
                                    int64_t rank, int64_t world_size) {
   const auto& d = config.data;
   TrainingData t;
-  t.src_tokenizer = run::make_config_tokenizer(d);
-  t.tgt_tokenizer = run::make_config_tokenizer(d);
+  // SentencePiece models are trained on the raw training split (or read from the run directory
+  // of a resumed training); word-level tokenizers need no data.
+  auto tokenizers = vocabularies != nullptr ? run::run_tokenizers(d, *vocabularies)
+                    : d.tokenizer == "sentencepiece"
+                        ? run::training_tokenizers(
+                              d, data::read_corpus(run::corpus_spec(d, d.train)), config.seed)
+                        : run::training_tokenizers(d, {}, config.seed);
+  t.src_tokenizer = std::move(tokenizers.src);
+  t.tgt_tokenizer = std::move(tokenizers.tgt);
   t.train_text = data::load_corpus("train", run::corpus_spec(d, d.train), *t.src_tokenizer,
                                    *t.tgt_tokenizer, d.max_len);
   t.valid_text = data::tokenize_corpus(data::read_corpus(run::corpus_spec(d, d.valid)),
@@ -17,6 +24,9 @@ TrainingData prepare_training_data(const config::Config& config, const run::RunP
   if (vocabularies != nullptr) {
     t.src_vocab = data::Vocab::load(vocabularies->src_vocab());
     t.tgt_vocab = data::Vocab::load(vocabularies->tgt_vocab());
+  } else if (run::vocab_from_pieces(*t.src_tokenizer, &t.src_vocab) &&
+             run::vocab_from_pieces(*t.tgt_tokenizer, &t.tgt_vocab)) {
+    util::logger("data")->info("vocabularies from the SentencePiece pieces");
   } else {
     t.src_vocab = data::Vocab::build(t.train_text.src, {d.src_min_freq, d.src_max_vocab});
     t.tgt_vocab = data::Vocab::build(t.train_text.tgt, {d.tgt_min_freq, d.tgt_max_vocab});

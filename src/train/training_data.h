@@ -11,6 +11,7 @@
 #include "data/vocab.h"
 #include "run/batch.h"
 #include "run/run_dir.h"
+#include "run/tokenizers.h"
 
 namespace s2s::train {
 

@@ -72,7 +72,9 @@ void TrainingRunDir::check_resume(const config::Config& config) {
 }
 
 void TrainingRunDir::claim(const config::Config& config, const data::Vocab& src_vocab,
-                           const data::Vocab& tgt_vocab, int64_t resume_step) {
+                           const data::Vocab& tgt_vocab,
+                           const std::vector<std::pair<std::string, std::string>>& model_files,
+                           int64_t resume_step) {
   fs::create_directories(paths_.dir);
   lock_ = std::make_unique<util::FileLock>(paths_.lock(), "run_dir " + paths_.dir);
   // Under the lock: a training that started meanwhile may have written here.
@@ -94,6 +96,10 @@ void TrainingRunDir::claim(const config::Config& config, const data::Vocab& src_
   } else {
     src_vocab.save(paths_.src_vocab());
     tgt_vocab.save(paths_.tgt_vocab());
+    for (const auto& [path, bytes] : model_files) {
+      util::write_file_atomic(path, bytes);
+      record({path});
+    }
   }
   config::save_config(config, paths_.config());
   record({paths_.config(), paths_.src_vocab(), paths_.tgt_vocab(), paths_.lock(), paths_.metrics(),

@@ -35,8 +35,11 @@ class TrainingRunDir {
 
   // Step 2. `resume_step`: the step of the checkpoint a resumed run continues from, whose
   // later metrics.jsonl events are dropped (they are repeated after the resume).
+  // `model_files` ({path, bytes}: SentencePiece models) are written with the vocabularies.
   void claim(const config::Config& config, const data::Vocab& src_vocab,
-             const data::Vocab& tgt_vocab, int64_t resume_step);
+             const data::Vocab& tgt_vocab,
+             const std::vector<std::pair<std::string, std::string>>& model_files,
+             int64_t resume_step);
 
   // Records files (full paths inside the run directory) as written by this program.
   void record(const std::vector<std::string>& files) const;

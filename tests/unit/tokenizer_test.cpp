@@ -123,8 +123,10 @@ TEST(TokenizerWhitespaceTest, LowercasesWhenAsked) {
 }
 
 TEST(TokenizerRegistryTest, MakesEachNamedTokenizer) {
-  EXPECT_EQ(tokenizer_names(), (std::vector<std::string>{"whitespace", "word"}));
-  for (const auto& name : tokenizer_names()) EXPECT_EQ(make_tokenizer(name)->name(), name);
+  EXPECT_EQ(tokenizer_names(), (std::vector<std::string>{"sentencepiece", "whitespace", "word"}));
+  for (const auto& name : {"whitespace", "word"}) EXPECT_EQ(make_tokenizer(name)->name(), name);
+  // A SentencePiece tokenizer needs a model (sentencepiece_test.cpp).
+  EXPECT_THROW(make_tokenizer("sentencepiece"), InputError);
   EXPECT_EQ(make_tokenizer("word", TokenizerOptions{true})->tokenize("Le Chien."),
             (Tokens{"le", "chien", "."}));
 }
@@ -134,7 +136,7 @@ TEST(TokenizerRegistryTest, UnknownNameListsValidOnes) {
     make_tokenizer("spacy");
     FAIL() << "expected a ConfigError";
   } catch (const ConfigError& e) {
-    EXPECT_STREQ(e.what(), "unknown tokenizer 'spacy' (valid: whitespace, word)");
+    EXPECT_STREQ(e.what(), "unknown tokenizer 'spacy' (valid: sentencepiece, whitespace, word)");
   }
 }
 
