@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Side-by-side speed of the project and the PyTorch peer (../shared/bench/peer_pytorch.py) on
 # the reference settings (../shared/bench/README.md), measured in one run and alternated
-# A B C A B C ... so that drift of a shared machine hits all three alike:
-#   A  build/s2s bench -c bench/reference.json --json
-#   B  the peer, default style (output layer inside the decoder loop)
-#   C  the peer, --fused-output (one output projection over all steps)
+# A B C D A B C D ... so that drift of a shared machine hits all alike:
+#   A  build/s2s bench -c bench/reference.json --json, training.precision fp32
+#   B  the same in bf16 mixed precision (training.precision and evaluation.precision bf16)
+#   C  the peer, --fused-output (one output projection over all steps; toolkit style)
+#   D  the peer, --fused-output --bf16 (under torch.autocast("cpu", bfloat16))
 # Prints the medians over the rounds and the ratios project / peer for training target tokens
-# per second, greedy decoding sentences per second and peak memory, plus the project's
-# fraction of its matrix-product probe. Raw per-round output goes to bench/out/<time>/.
+# per second, greedy decoding sentences per second and peak memory, the project's beam-5
+# decoding in both precisions, and the project's fraction of the matching matrix-product
+# probe (fp32 or bf16). Raw per-round output goes to bench/out/<time>/.
 #
 # Like for like: both sides train the same steps timed from the first one (--warmup 0: the peer
 # has no warm-up), the project's batches are plain shuffled (reference.json sets
-# bucket_batches 0), both decode the whole validation file greedily (no beam: --beam 1), and
-# both report the mean hypothesis length, on which decoding time depends.
+# bucket_batches 0), both decode the whole validation file greedily, and both report the mean
+# hypothesis length, on which decoding time depends. The project also decodes with beam 5.
 #
 # The peer needs Debian's python3-torch, a measuring tool only (never a project dependency):
 #   sudo apt-get install python3-torch
@@ -89,14 +91,19 @@ run_side() {
 }
 
 peer_args=(--train "$train.de" "$train.en" --test "$valid.de" "$valid.en" --emb 128 --hid 256
-  --batch 64 --steps "$steps" --threads 2)
+  --batch 64 --steps "$steps" --threads 2 --fused-output)
+s2s_args=(bench -c bench/reference.json --json --steps "$steps" --warmup "$warmup"
+  --decode-sentences "$sentences" --beam 5
+  --set "data.train=$train" --set "data.valid=$valid" --set "data.test=$valid")
 for round in $(seq 1 "$rounds"); do
-  run_side "$round" s2s "$s2s" bench -c bench/reference.json --json --steps "$steps" \
-    --warmup "$warmup" --decode-sentences "$sentences" --beam 1 \
-    --set "data.train=$train" --set "data.valid=$valid" --set "data.test=$valid"
-  run_side "$round" peer "$python" "$peer" "${peer_args[@]}" --hyp-out "$dir/round$round.peer.hyp"
-  run_side "$round" peer_fused "$python" "$peer" "${peer_args[@]}" --fused-output \
+  run_side "$round" s2s "$s2s" "${s2s_args[@]}" \
+    --set training.precision=fp32 --set evaluation.precision=fp32
+  run_side "$round" s2s_bf16 "$s2s" "${s2s_args[@]}" \
+    --set training.precision=bf16 --set evaluation.precision=bf16
+  run_side "$round" peer_fused "$python" "$peer" "${peer_args[@]}" \
     --hyp-out "$dir/round$round.peer_fused.hyp"
+  run_side "$round" peer_fused_bf16 "$python" "$peer" "${peer_args[@]}" --bf16 \
+    --hyp-out "$dir/round$round.peer_fused_bf16.hyp"
 done
 
 "$python" - "$dir" "$rounds" "$expected_params" <<'EOF'
@@ -107,7 +114,7 @@ import statistics
 import sys
 
 directory, rounds, expected = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-sides = ["s2s", "peer", "peer_fused"]
+sides = ["s2s", "s2s_bf16", "peer_fused", "peer_fused_bf16"]
 
 
 def read_side(r, side):
@@ -118,13 +125,15 @@ def read_side(r, side):
     if os.path.exists(base + ".rss"):
         with open(base + ".rss", encoding="utf-8") as f:
             rss = int(f.read().split()[-1]) / 1024.0  # KiB -> MiB; last line (GNU time)
-    if side == "s2s":
+    if side.startswith("s2s"):
         o = objects[0]
+        probe = o["probe_bf16_gflop_per_s"] if o["precision"] == "bf16" else o["probe_gflop_per_s"]
         return {"params": o["params"], "train": o["tgt_tokens_per_s"],
                 "decode": o["greedy_sentences_per_s"], "length": o["greedy_mean_length"],
+                "beam": o["beam_sentences_per_s"],
                 "rss": rss if rss is not None else o["peak_rss_mib"],
                 "fraction": o["fraction_of_peak"], "gflops": o["train_gflop_per_s"],
-                "probe": o["probe_gflop_per_s"]}
+                "probe": probe}
     phase = {o["phase"]: o for o in objects}
     with open(base + ".hyp", encoding="utf-8") as f:
         lengths = [len(line.split()) for line in f]
@@ -151,20 +160,29 @@ def cell(value, digits=1):
 
 
 rows = [("train tgt tokens/s", "train", True), ("greedy sentences/s", "decode", True),
-        ("greedy mean length", "length", False), ("peak memory MiB", "rss", True)]
+        ("beam-5 sentences/s", "beam", False), ("greedy mean length", "length", False),
+        ("peak memory MiB", "rss", True)]
 summary = {}
+names = {"s2s": "s2s fp32", "s2s_bf16": "s2s bf16", "peer_fused": "peer fp32",
+         "peer_fused_bf16": "peer bf16"}
 print(f"{rounds} rounds, medians; parameters {expected:,} on every side; raw output in {directory}")
-print(f"{'':<20} {'s2s':>10} {'peer':>10} {'peer fused':>11} {'s2s/peer':>9} {'s2s/fused':>10}")
+print(f"{'':<20}" + "".join(f"{names[s]:>11}" for s in sides)
+      + f"{'bf16/fp32':>10}{'fp32/peer':>10}{'bf16/peer':>10}{'bf16/peerbf16':>14}")
 for label, key, ratio in rows:
     m = {s: median(s, key) for s in sides}
-    ratios = [m["s2s"] / m[p] if ratio and m["s2s"] and m[p] else None for p in sides[1:]]
-    summary[key] = {"medians": m, "ratio_peer": ratios[0], "ratio_peer_fused": ratios[1]}
-    print(f"{label:<20} {cell(m['s2s']):>10} {cell(m['peer']):>10} {cell(m['peer_fused']):>11} "
-          f"{cell(ratios[0], 2):>9} {cell(ratios[1], 2):>10}")
-fraction, gflops, probe = (median("s2s", k) for k in ("fraction", "gflops", "probe"))
-summary["s2s_fraction_of_peak"] = fraction
-print(f"s2s training: {gflops:.2f} GFLOP/s = {fraction:.3f} of its matrix-product probe "
-      f"({probe:.1f} GFLOP/s)")
+    def r(a, b):
+        return m[a] / m[b] if m[a] and m[b] else None
+    ratios = [r("s2s_bf16", "s2s")] + ([r("s2s", "peer_fused"), r("s2s_bf16", "peer_fused"),
+                                        r("s2s_bf16", "peer_fused_bf16")] if ratio else [None] * 3)
+    summary[key] = {"medians": m, "bf16_over_fp32": ratios[0], "fp32_over_peer": ratios[1],
+                    "bf16_over_peer": ratios[2], "bf16_over_peer_bf16": ratios[3]}
+    print(f"{label:<20}" + "".join(f"{cell(m[s]):>11}" for s in sides)
+          + "".join(f"{cell(x, 2):>10}" for x in ratios[:3]) + f"{cell(ratios[3], 2):>14}")
+for side in ("s2s", "s2s_bf16"):
+    fraction, gflops, probe = (median(side, k) for k in ("fraction", "gflops", "probe"))
+    summary[side + "_fraction_of_peak"] = fraction
+    print(f"{names[side]} training: {gflops:.2f} GFLOP/s = {fraction:.3f} of the matching "
+          f"matrix-product probe ({probe:.1f} GFLOP/s)")
 with open(os.path.join(directory, "summary.json"), "w", encoding="utf-8") as f:
     json.dump(summary, f, indent=2)
 EOF

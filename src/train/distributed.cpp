@@ -153,6 +153,8 @@ void Distributed::sum(torch::Tensor& values) {
 }
 
 void Distributed::average_gradients(const std::vector<torch::Tensor>& params) {
+  const auto start_time = std::chrono::steady_clock::now();
+  int64_t total_bytes = 0;
   std::vector<torch::Tensor> grads;
   for (const auto& p : params) {
     if (p.grad().defined()) grads.push_back(p.grad());
@@ -168,6 +170,7 @@ void Distributed::average_gradients(const std::vector<torch::Tensor>& params) {
       ++end;
     }
     std::vector<at::Tensor> bucket = {torch::cat(flat)};
+    total_bytes += bytes;
     wait("gradient all-reduce", gradients_->allreduce(bucket));
     bucket[0].div_(static_cast<double>(env_.world_size));
     int64_t offset = 0;
@@ -178,6 +181,10 @@ void Distributed::average_gradients(const std::vector<torch::Tensor>& params) {
     }
     start = end;
   }
+  ++traffic_.steps;
+  traffic_.bytes_per_step = total_bytes;
+  traffic_.seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
 }
 
 void Distributed::barrier() {

@@ -61,6 +61,14 @@ class Distributed {
   void sum(torch::Tensor& values);
   // Averages the gradients of `params` over the ranks, in flat buckets of ~25 MB.
   void average_gradients(const std::vector<torch::Tensor>& params);
+  // What average_gradients did so far: calls, bytes all-reduced per call, and the wall time
+  // inside it (the all-reduce itself and the wait for the slowest rank).
+  struct Traffic {
+    int64_t steps = 0;
+    int64_t bytes_per_step = 0;
+    double seconds = 0.0;
+  };
+  const Traffic& traffic() const { return traffic_; }
   // Every rank waits here for every other.
   void barrier();
 
@@ -72,6 +80,7 @@ class Distributed {
   c10::intrusive_ptr<c10d::Store> store_;
   c10::intrusive_ptr<c10d::ProcessGroupGloo> group_;  // CPU tensors: counts, flags, hashes
   c10::intrusive_ptr<c10d::ProcessGroup> gradients_;  // the gradients' group: Gloo, or NCCL
+  Traffic traffic_;
 };
 
 }  // namespace s2s::train

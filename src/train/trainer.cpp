@@ -24,6 +24,16 @@
 namespace s2s::train {
 namespace {
 
+// Several processes: what the gradient all-reduce cost (README: scaling estimates).
+void log_traffic(const Distributed::Traffic& t, double train_seconds) {
+  if (t.steps == 0) return;
+  util::logger("dist")->info(
+      "gradient all-reduce: {:.2f} MB per step, {:.1f} ms per step over {} steps ({:.1f}% of "
+      "the training time)",
+      static_cast<double>(t.bytes_per_step) / 1e6, 1000.0 * t.seconds / t.steps, t.steps,
+      100.0 * t.seconds / std::max(train_seconds, 1e-9));
+}
+
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -241,6 +251,7 @@ TrainSummary Trainer::train() {
   summary_.steps = state_.step;
   summary_.epochs = display_epoch();
   summary_.seconds = seconds_since(train_start_);
+  if (dist_) log_traffic(dist_->traffic(), summary_.seconds);
   return summary_;
 }
 
