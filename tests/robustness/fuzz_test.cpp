@@ -112,7 +112,9 @@ void fuzz(const std::string& name, const std::vector<std::string>& seeds,
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ASSERT_LT(seconds, 1.0) << name << " input " << i << " took " << seconds << " s";
+    // A bound for hangs and blow-ups, not a timing: generous enough for sanitizers on a
+    // loaded machine (one input took 1.06 s under ASan beside a training).
+    ASSERT_LT(seconds, 10.0) << name << " input " << i << " took " << seconds << " s";
   }
   EXPECT_GT(accepted, 0) << name << ": no input accepted, the seeds do not reach the parser";
   EXPECT_GT(refused, 0) << name << ": no input refused, the mutations do not reach the checks";
