@@ -72,7 +72,7 @@ struct AttentionConfig {
 struct ModelConfig {
   int64_t emb_size = 128;
   int64_t hidden_size = 256;
-  std::string init = "xavier_uniform";
+  std::string init = "pytorch";
   double init_scale = 0.1;
   EncoderConfig encoder;
   DecoderConfig decoder;
