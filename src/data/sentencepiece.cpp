@@ -1,7 +1,6 @@
 #include "data/sentencepiece.h"
 
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -102,7 +101,7 @@ std::string read_sentencepiece_model(const std::string& path) {
 
 SentencePieceTokenizer::SentencePieceTokenizer(std::string model, const std::string& origin,
                                                TokenizerOptions options)
-    : model_(std::move(model)), options_(std::move(options)) {
+    : model_(std::move(model)), lowercase_(options.lowercase) {
   std::string error = "empty";
   if (!model_.empty()) processor_ = api().load(model_, &error);
   if (processor_ == nullptr) {
@@ -115,11 +114,8 @@ SentencePieceTokenizer::~SentencePieceTokenizer() {
 }
 
 std::vector<std::string> SentencePieceTokenizer::tokenize(std::string_view line) const {
-  std::size_t bad = 0;
-  if (!util::is_valid_utf8(line, &bad)) {
-    throw InputError("tokenizer input: invalid UTF-8 at byte " + std::to_string(bad + 1));
-  }
-  const std::string text = options_.lowercase ? util::to_lower(line) : std::string(line);
+  check_utf8(line);
+  const std::string text = lowercase_ ? util::to_lower(line) : std::string(line);
   std::vector<std::string> pieces;
   check(api().encode(processor_, text, &pieces), "encoding");
   return pieces;

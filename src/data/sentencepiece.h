@@ -7,7 +7,6 @@
 // used before anything is written, then saved in the run directory as a .model file.
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,7 +55,7 @@ class SentencePieceTokenizer : public Tokenizer {
 
  private:
   std::string model_;
-  TokenizerOptions options_;
+  bool lowercase_;
   void* processor_ = nullptr;  // the module's processor (data/sentencepiece_api.h)
 };
 

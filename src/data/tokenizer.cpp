@@ -17,9 +17,8 @@ std::u32string decode(std::string_view line, bool lowercase) {
   try {
     text = util::utf8_to_u32(line);
   } catch (const std::invalid_argument&) {
-    std::size_t bad = 0;
-    util::is_valid_utf8(line, &bad);
-    throw InputError("tokenizer input: invalid UTF-8 at byte " + std::to_string(bad + 1));
+    check_utf8(line);  // throws, naming the byte
+    throw;
   }
   // Lower-casing the whole line (not token by token) keeps Python's final-sigma rule.
   return lowercase ? util::to_lower(text) : text;
@@ -171,6 +170,13 @@ const std::array<TokenizerEntry, 3> kTokenizers = {{
 }};
 
 }  // namespace
+
+void check_utf8(std::string_view line) {
+  std::size_t bad = 0;
+  if (!util::is_valid_utf8(line, &bad)) {
+    throw InputError("tokenizer input: invalid UTF-8 at byte " + std::to_string(bad + 1));
+  }
+}
 
 std::vector<std::string> tokenizer_names() {
   std::vector<std::string> names;

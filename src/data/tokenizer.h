@@ -61,6 +61,10 @@ class WordTokenizer : public Tokenizer {
   TokenizerOptions options_;
 };
 
+// Throws InputError "tokenizer input: invalid UTF-8 at byte N" (1-based) unless `line` is
+// valid UTF-8.
+void check_utf8(std::string_view line);
+
 // The registry: throws ConfigError naming the valid tokenizers if `name` is unknown, and
 // InputError if "sentencepiece" is given no model or a corrupt one.
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name,

@@ -63,8 +63,7 @@ std::string sentencepiece_model_path(const config::DataConfig& data, const RunPa
                                   : paths.dir + "/" + side + ".sentencepiece.model";
 }
 
-Tokenizers training_tokenizers(const config::DataConfig& data,
-                               const std::vector<data::SentencePair>& train, int64_t seed) {
+Tokenizers training_tokenizers(const config::DataConfig& data, int64_t seed) {
   if (!uses_sentencepiece(data)) return {make(data), make(data)};
   const auto& sp = data.sentencepiece;
   if (!sp.model.empty()) {
@@ -72,6 +71,7 @@ Tokenizers training_tokenizers(const config::DataConfig& data,
     util::logger("data")->info("sentencepiece: the model {}", sp.model);
     return {make(data, model, sp.model), make(data, model, sp.model)};
   }
+  const auto train = data::read_corpus(corpus_spec(data, data.train));
   if (sp.joint) {
     const auto model = train_model(data, train, true, true, seed, "joint");
     return {make(data, model, "the trained model"), make(data, model, "the trained model")};

@@ -27,10 +27,10 @@ struct Tokenizers {
 std::string sentencepiece_model_path(const config::DataConfig& data, const RunPaths& paths,
                                      const std::string& side);
 
-// For a new training: SentencePiece models trained on `train` (raw pairs) or read from
-// data.sentencepiece.model; word and whitespace tokenizers as configured. Writes nothing.
-Tokenizers training_tokenizers(const config::DataConfig& data,
-                               const std::vector<data::SentencePair>& train, int64_t seed);
+// For a new training: SentencePiece models read from data.sentencepiece.model, or trained on
+// the raw training split (read here, only then); word and whitespace tokenizers as
+// configured. Writes nothing.
+Tokenizers training_tokenizers(const config::DataConfig& data, int64_t seed);
 
 // For a run directory (evaluate, translate, attention, --resume).
 Tokenizers run_tokenizers(const config::DataConfig& data, const RunPaths& paths);

@@ -8,13 +8,9 @@ TrainingData prepare_training_data(const config::Config& config, const run::RunP
                                    int64_t rank, int64_t world_size) {
   const auto& d = config.data;
   TrainingData t;
-  // SentencePiece models are trained on the raw training split (or read from the run directory
-  // of a resumed training); word-level tokenizers need no data.
+  // A resumed training reads its SentencePiece models from the run directory.
   auto tokenizers = vocabularies != nullptr ? run::run_tokenizers(d, *vocabularies)
-                    : d.tokenizer == "sentencepiece"
-                        ? run::training_tokenizers(
-                              d, data::read_corpus(run::corpus_spec(d, d.train)), config.seed)
-                        : run::training_tokenizers(d, {}, config.seed);
+                                            : run::training_tokenizers(d, config.seed);
   t.src_tokenizer = std::move(tokenizers.src);
   t.tgt_tokenizer = std::move(tokenizers.tgt);
   t.train_text = data::load_corpus("train", run::corpus_spec(d, d.train), *t.src_tokenizer,
