@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "eval/heatmap.h"
+#include "eval/pieces.h"
 #include "eval/splits.h"
 #include "eval/translate.h"
 #include "run/manifest.h"
@@ -50,6 +51,24 @@ std::vector<eval::HeatmapSentence> heatmap_sentences(
   return out;
 }
 
+// Pieces merged into words: decoder attention [T + 1, m, S + 1] and encoder self-attention
+// [m, S + 1, S + 1] (rows averaged, columns summed over a word's pieces, eval/pieces.h).
+// False, leaving the sentence in pieces, where the pieces do not spell the words (a source cut
+// at evaluation.max_src_len).
+bool merge_into_words(eval::HeatmapSentence& s, bool lowercase) {
+  const auto src = eval::piece_words_of(s.source, s.source_text, lowercase);
+  const auto tgt = eval::piece_words_of(s.target, s.hypothesis, lowercase);
+  if (!src || !tgt) return false;
+  s.attention = eval::merge_piece_attention(s.attention, *src, *tgt);
+  if (s.self_attention.defined()) {
+    s.self_attention = eval::merge_piece_attention(s.self_attention.permute({1, 0, 2}), *src, *src)
+                           .permute({1, 0, 2});
+  }
+  s.source = src->words;
+  s.target = tgt->words;
+  return true;
+}
+
 }  // namespace
 
 void setup_attention(CLI::App& app) {
@@ -61,6 +80,9 @@ void setup_attention(CLI::App& app) {
   sub->add_option("--limit", args->limit, "Heatmaps for the first N sentences")
       ->check(integer_in(1))
       ->capture_default_str();
+  sub->add_flag("--words", args->words,
+                "SentencePiece runs: merge pieces into words (the word tokenizer's), summing "
+                "the columns and averaging the rows of a word's pieces");
   sub->callback([args] { run_attention(*args); });
 }
 
@@ -68,6 +90,11 @@ void run_attention(const AttentionArgs& args) {
   const auto run = run::load_run(args.run, args.checkpoint);
   if (!run.model->decoder->has_attention()) {
     throw UserError("this model has no attention (model.attention.scorer = none)");
+  }
+  const bool pieces = run.src_tokenizer->name() == "sentencepiece";
+  if (args.words && !pieces) {
+    throw UserError("--words merges SentencePiece pieces; this run's tokens are already words (" +
+                    run.config.data.tokenizer + " tokenizer)");
   }
   const auto split = eval::load_split(run, args.split);
   const auto translate = decode_options(run, args);
@@ -83,8 +110,21 @@ void run_attention(const AttentionArgs& args) {
   info.decode = eval::decode_name(translate.search.beam_size);
   info.scorer = run.config.model.attention.scorer;
   info.query = eval::decoder_query(run.config.model.decoder.style);
-  const auto files =
-      eval::write_heatmaps(args.out, heatmap_sentences(run, split, translations), info);
+  info.units = args.words ? "words" : pieces ? "pieces" : "tokens";
+  auto sentences = heatmap_sentences(run, split, translations);
+  if (args.words) {
+    std::size_t unmerged = 0;
+    for (auto& s : sentences) {
+      if (!merge_into_words(s, run.config.data.lowercase)) ++unmerged;
+    }
+    if (unmerged > 0) {
+      util::logger("eval")->warn(
+          "{} of {} sentences stay in pieces: their pieces do not spell their words (a source "
+          "cut at evaluation.max_src_len)",
+          unmerged, sentences.size());
+    }
+  }
+  const auto files = eval::write_heatmaps(args.out, sentences, info);
   std::vector<std::string> paths;
   for (const auto& f : files) paths.push_back(args.out + "/" + f);
   run::record_files_inside(args.run, paths);

@@ -14,6 +14,7 @@ struct AttentionArgs : RunArgs {
   std::string split = "test";  // "test" or "valid"
   std::string out;             // output directory (created)
   int64_t limit = 10;          // the first N sentences of the split
+  bool words = false;          // SentencePiece runs: merge pieces into words (eval/pieces.h)
 };
 
 // Registers the `attention` subcommand on `app`; its callback runs run_attention.

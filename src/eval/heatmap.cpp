@@ -40,6 +40,7 @@ nlohmann::ordered_json index_line(const std::string& file, const HeatmapSentence
   j["decode"] = info.decode;
   j["scorer"] = info.scorer;
   j["query"] = info.query;
+  j["units"] = info.units;
   return j;
 }
 

@@ -7,7 +7,8 @@
 // Models with encoder self-attention also get <id>_self_head<h>.csv (source x source).
 // A sidecar index.jsonl has one JSON object per file: file, matrix ("decoder_attention" or
 // "encoder_self_attention"), id, head, source, hypothesis,
-// reference, decode ("greedy" / "beam K"), scorer, query (which decoder state was the query).
+// reference, decode ("greedy" / "beam K"), scorer, query (which decoder state was the query),
+// units ("tokens", "pieces", or "words": pieces merged into words, eval/pieces.h).
 // Fields containing a comma, a quote or a newline are quoted, quotes doubled (RFC 4180).
 
 #include <torch/torch.h>
@@ -34,9 +35,10 @@ struct HeatmapSentence {
 
 // What every heatmap of one export shares.
 struct HeatmapInfo {
-  std::string decode;  // "greedy" or "beam K"
-  std::string scorer;  // model.attention.scorer
-  std::string query;   // decoder_query(style)
+  std::string decode;            // "greedy" or "beam K"
+  std::string scorer;            // model.attention.scorer
+  std::string query;             // decoder_query(style)
+  std::string units = "tokens";  // what rows and columns are: "tokens", "pieces" or "words"
 };
 
 // "previous decoder state s_{t-1}" (bahdanau) or "current decoder state s_t" (luong).

@@ -1,22 +1,43 @@
 #include "eval/scores.h"
 
+#include <functional>
+
+#include "eval/pieces.h"
 #include "run/batch.h"
+#include "util/error.h"
 #include "util/logging.h"
 
 namespace s2s::eval {
 namespace {
 
+// Entropy of the attention the model used (over its tokens), and AER of `aligned(i)`: the
+// attention of kept sentence i over the units the gold alignments index.
 void score_attention(const ForcedScores& forced, const std::vector<Alignment>& gold,
+                     const std::function<torch::Tensor(std::size_t)>& aligned,
                      SplitScores& scores) {
   EntropyStats entropy;
   std::optional<AerCounts> aer;
   if (!gold.empty()) aer.emplace();
   for (std::size_t i = 0; i < forced.attention.size(); ++i) {
     entropy += attention_entropy(forced.attention[i]);
-    if (aer) *aer += aer_counts(predicted_alignment(forced.attention[i]), gold[i]);
+    if (aer) *aer += aer_counts(predicted_alignment(aligned(i)), gold[i]);
   }
   scores.entropy = entropy;
   scores.aer = aer;
+}
+
+// Pieces merged into words (eval/pieces.h) for the gold alignments, which link words.
+torch::Tensor attention_over_words(const Split& split, std::size_t pair,
+                                   const torch::Tensor& attention) {
+  const auto& text = split.pairs[pair];
+  const auto src = piece_words_of(split.corpus.src[pair], text.src, split.lowercase);
+  const auto tgt = piece_words_of(split.corpus.tgt[pair], text.tgt, split.lowercase);
+  if (!src || !tgt) {
+    throw InputError(sentence_origin(split, pair) +
+                     ": its SentencePiece pieces do not spell its words, so attention cannot "
+                     "be compared with the gold alignment");
+  }
+  return merge_piece_attention(attention, *src, *tgt);
 }
 
 }  // namespace
@@ -60,7 +81,15 @@ SplitScores score_split(run::LoadedRun& run, const Split& split,
       run::encode_corpus(data::select_pairs(split.corpus, keep), run.src_vocab, run.tgt_vocab);
   scores.forced = teacher_forced_scores(run.model, encoded, run.config.evaluation.batch_size,
                                         run.device, attention, run.precision.precision);
-  if (attention) score_attention(scores.forced, gold, scores);
+  if (attention) {
+    score_attention(
+        scores.forced, gold,
+        [&](std::size_t i) {
+          const auto& a = scores.forced.attention[i];
+          return split.pieces ? attention_over_words(split, keep[i], a) : a;
+        },
+        scores);
+  }
   return scores;
 }
 

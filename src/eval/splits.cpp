@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "eval/pieces.h"
 #include "eval/search.h"
 #include "eval/translate.h"
 #include "run/loss.h"
@@ -55,11 +56,8 @@ Split load_split(const config::Config& config, const std::string& name,
   split.pairs = data::read_corpus(spec);
   split.corpus = data::tokenize_corpus(split.pairs, src_tokenizer, tgt_tokenizer);
   split.alignments = *keys.alignments;
-  if (!split.alignments.empty() && src_tokenizer.name() == "sentencepiece") {
-    util::logger("eval")->info("{}: gold alignments link words, not SentencePiece pieces: no AER",
-                               name);
-    split.alignments.clear();
-  }
+  split.pieces = src_tokenizer.name() == "sentencepiece";
+  split.lowercase = config.data.lowercase;
   util::logger("eval")->info("{}: {} sentences from {}", name, split.corpus.size(),
                              split.description);
   return split;
@@ -77,9 +75,13 @@ std::vector<Alignment> load_split_alignments(const Split& split) {
                      " alignment lines for " + std::to_string(split.corpus.size()) +
                      " sentences of " + split.description);
   }
+  // Gold links index words; with pieces, the word tokenizer's words of the same lines.
+  const auto words = [&](const std::string& text, const std::vector<std::string>& tokens) {
+    return split.pieces ? words_of(text, split.lowercase).size() : tokens.size();
+  };
   for (std::size_t i = 0; i < gold.size(); ++i) {
-    check_alignment(gold[i], static_cast<int64_t>(split.corpus.src[i].size()),
-                    static_cast<int64_t>(split.corpus.tgt[i].size()),
+    check_alignment(gold[i], static_cast<int64_t>(words(split.pairs[i].src, split.corpus.src[i])),
+                    static_cast<int64_t>(words(split.pairs[i].tgt, split.corpus.tgt[i])),
                     split.alignments + ":" + std::to_string(i + 1));
   }
   return gold;

@@ -30,6 +30,9 @@ struct Split {
   std::vector<data::SentencePair> pairs;  // raw lines
   data::TokenizedCorpus corpus;           // tokenized with the run's tokenizers
   std::string alignments;                 // gold alignment file, "" if none configured
+  bool pieces = false;     // tokens are SentencePiece pieces: gold links index the words of the
+                           // word tokenizer, and AER merges pieces into them (eval/pieces.h)
+  bool lowercase = false;  // data.lowercase: the tokens are lower-cased
 };
 
 // "test", "valid".

@@ -22,6 +22,17 @@ if grep -q $'\u2581' "$work/joint/test.hyp"; then fail "hypotheses hold pieces, 
 
 # Later commands read the kept model, from any directory.
 (cd / && "$s2s" evaluate --run "$work/joint" > "$work/eval.out" 2>&1) || { cat "$work/eval.out"; fail "evaluate"; }
+# AER against the word-level gold: pieces merged into the words the gold links.
+grep -q "AER = " "$work/eval.out" || { cat "$work/eval.out"; fail "no AER for a SentencePiece run"; }
+# Heatmaps: labelled with pieces, or with words when asked.
+"$s2s" attention --run "$work/joint" --out "$work/maps" --limit 3 > /dev/null 2>&1 || fail "attention"
+grep -q '"units":"pieces"' "$work/maps/index.jsonl" || fail "piece heatmaps are not marked as pieces"
+grep -q $'\u2581' "$work/maps/0001_head0.csv" || fail "piece heatmaps lack the pieces"
+"$s2s" attention --run "$work/joint" --out "$work/words" --limit 3 --words > /dev/null 2>&1 || fail "attention --words"
+grep -q '"units":"words"' "$work/words/index.jsonl" || fail "word heatmaps are not marked as words"
+if grep -q $'\u2581' "$work/words/0001_head0.csv"; then fail "--words heatmaps still hold pieces"; fi
+head -1 "$work/words/0001_head0.csv" | grep -q '^target\\source,Does,the,young,writer,' ||
+  { head -1 "$work/words/0001_head0.csv"; fail "--words: source columns are not the words"; }
 printf 'The cat sleeps.\n\nA dog.\n' | "$s2s" translate --run "$work/joint" > "$work/tr.out" 2> "$work/tr.err" ||
   { cat "$work/tr.err"; fail "translate"; }
 [ "$(wc -l < "$work/tr.out")" = 3 ] || fail "translate: one line out per line in"
