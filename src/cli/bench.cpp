@@ -243,7 +243,7 @@ void run_bench(const BenchArgs& args) {
     throw UserError("--weights: a checkpoint fits one scorer; with --scorers list just one");
   }
   config::validate_files(base);
-  run::set_threads(base.training.threads);
+  util::logger("device")->info("{}", run::set_threads(base.training.threads));
   MachineReport machine;
   machine.blas_check_gflops = run::check_blas_speed();
   const auto device = run::resolve_device(base.device);

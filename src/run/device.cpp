@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <thread>
 
@@ -23,13 +25,81 @@ torch::Device resolve_device(const std::string& name) {
 
 void seed_everything(int64_t seed) { torch::manual_seed(static_cast<uint64_t>(seed)); }
 
+namespace {
+
+int machine_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+// OMP_NUM_THREADS as a user set it (a positive integer), else 0.
+int64_t environment_threads() {
+  const char* value = std::getenv("OMP_NUM_THREADS");
+  if (value == nullptr) return 0;
+  char* end = nullptr;
+  const long n = std::strtol(value, &end, 10);
+  return end != value && *end == '\0' && n > 0 ? n : 0;
+}
+
+// Cores other processes keep busy, measured over `seconds` (0 where /proc cannot be read).
+double busy_cores_now(double seconds, int cores) {
+  const auto before = util::read_cpu_times();
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  const auto after = util::read_cpu_times();
+  return before && after ? util::busy_cores_of_others(*before, *after, cores) : 0.0;
+}
+
+std::string plural_threads(int n) { return std::to_string(n) + (n == 1 ? " thread" : " threads"); }
+
+}  // namespace
+
+int threads_for_free_cores(int cores, double busy_of_others) {
+  const auto free = static_cast<int>(std::lround(static_cast<double>(cores) - busy_of_others));
+  return std::clamp(free, 1, std::max(cores, 1));
+}
+
+bool threads_follow_load(int64_t threads) { return threads <= 0 && environment_threads() == 0; }
+
 std::string set_threads(int64_t threads) {
-  // 0 = every core: Debian's LibTorch otherwise starts with one thread on small machines.
-  const auto cores = static_cast<int64_t>(std::thread::hardware_concurrency());
-  const int n = static_cast<int>(threads > 0 ? threads : std::max<int64_t>(cores, 1));
+  const std::string waiting = "; OpenMP threads " + util::openmp_waiting();
+  if (threads > 0 || environment_threads() > 0) {
+    const auto n = static_cast<int>(threads > 0 ? threads : environment_threads());
+    torch::set_num_threads(n);
+    return plural_threads(n) + (threads > 0 ? " (the threads key)" : " (OMP_NUM_THREADS)") +
+           waiting;
+  }
+  const int cores = machine_cores();
+  const double busy = busy_cores_now(0.1, cores);
+  const int n = threads_for_free_cores(cores, busy);
   torch::set_num_threads(n);
-  return std::to_string(n) + (threads > 0 ? " threads" : " threads (every core)") +
-         "; OpenMP threads " + util::openmp_waiting();
+  return fmt::format("{} (one per free core: other processes use {:.1f} of {}; follows the load)",
+                     plural_threads(n), busy, cores) +
+         waiting;
+}
+
+LoadFollowingThreads::LoadFollowingThreads(int64_t threads)
+    : active_(threads_follow_load(threads)),
+      cores_(machine_cores()),
+      last_(std::chrono::steady_clock::now()),
+      last_times_(util::read_cpu_times()) {
+  active_ = active_ && last_times_.has_value() && cores_ > 1;
+}
+
+void LoadFollowingThreads::update() {
+  if (!active_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_).count() < kRecheckSeconds) return;
+  const auto times = util::read_cpu_times();
+  if (!times) return;
+  const double busy = util::busy_cores_of_others(*last_times_, *times, cores_);
+  last_ = now;
+  last_times_ = times;
+  const int n = threads_for_free_cores(cores_, busy);
+  if (n == torch::get_num_threads()) return;
+  torch::set_num_threads(n);
+  constexpr int kMaxLogged = 20;  // a load that comes and goes must not flood the log
+  if (++changes_logged_ <= kMaxLogged) {
+    util::logger("device")->info(
+        "other processes use {:.1f} of {} cores: {} now{}", busy, cores_, plural_threads(n),
+        changes_logged_ == kMaxLogged ? " (further changes unlogged)" : "");
+  }
 }
 
 double check_blas_speed() {

@@ -140,6 +140,12 @@ class FuzzTest : public testing::Test {
   fs::path dir_;
 };
 
+data::TokenizerOptions lowercased() {
+  data::TokenizerOptions options;
+  options.lowercase = true;
+  return options;
+}
+
 TEST_F(FuzzTest, ConfigFile) {
   fuzz("config", {read(repo("configs/default.json")), read(repo("configs/multi30k_de_en.json"))},
        [&](const std::string& text) { config::load_config(file("c.json", text)); });
@@ -160,7 +166,7 @@ TEST_F(FuzzTest, ParallelCorpus) {
   // The two files' texts, separated by a line "=====".
   const std::string seed = first_lines(repo("data/en-fr/valid.en"), 20) + "=====\n" +
                            first_lines(repo("data/en-fr/valid.fr"), 20);
-  const auto word = data::make_tokenizer("word", {/*lowercase=*/true});
+  const auto word = data::make_tokenizer("word", lowercased());
   fuzz("parallel", {seed}, [&](const std::string& text) {
     const auto cut = text.find("=====\n");
     const auto src = file("c.src", text.substr(0, cut));
@@ -197,7 +203,7 @@ TEST_F(FuzzTest, AlignmentFile) {
 }
 
 TEST_F(FuzzTest, Tokenizers) {
-  const auto word = data::make_tokenizer("word", {/*lowercase=*/true});
+  const auto word = data::make_tokenizer("word", lowercased());
   const auto ws = data::make_tokenizer("whitespace");
   fuzz("tokenizers",
        {"L'homme a 3.5 kg de pommes, n'est-ce pas ?", "vingt-deux « guillemets » l’été"},

@@ -1,14 +1,17 @@
 // Small utilities: SHA-256 against the FIPS 180-4 vectors, number and byte formats for logs.
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
 
+#include "util/cpu_load.h"
 #include "util/progress.h"
 #include "util/sha256.h"
 #include "util/system.h"
@@ -47,6 +50,37 @@ TEST(FormatTest, BytesAndDurations) {
   EXPECT_EQ(format_bytes(3.5 * 1024 * 1024 * 1024), "3.5 GiB");
   EXPECT_EQ(format_duration(3725), "1:02:05");
   EXPECT_EQ(format_duration(65), "1:05");
+}
+
+TEST(CpuLoadTest, OthersAreTheMachinesBusyTicksLessThisProcesss) {
+  // 2 cores, 200 ticks of machine time: 150 busy, 50 of them this process's -> 1 core of others.
+  const CpuTimes before{1000, 4000, 300}, after{1150, 4200, 350};
+  EXPECT_DOUBLE_EQ(busy_cores_of_others(before, after, 2), 1.0);
+  EXPECT_DOUBLE_EQ(busy_cores_of_others(before, before, 2), 0.0);  // no time passed
+  // Counters read at slightly different moments never give less than 0 or more than the cores.
+  EXPECT_DOUBLE_EQ(busy_cores_of_others(before, {1010, 4010, 330}, 2), 0.0);
+  EXPECT_DOUBLE_EQ(busy_cores_of_others(before, {1300, 4100, 300}, 2), 2.0);
+}
+
+TEST(CpuLoadTest, ABusyChildProcessCountsAsAnotherProcesssCore) {
+  const auto before = read_cpu_times();
+  ASSERT_TRUE(before.has_value()) << "/proc/stat or /proc/self/stat unreadable";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // spin for 0.5 s, then leave without running the parent's handlers
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (std::chrono::steady_clock::now() < end) {
+    }
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  const auto after = read_cpu_times();
+  ASSERT_TRUE(after.has_value());
+  const auto cores = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  // The child held (about) one core the whole time; other tests may add more, never less.
+  EXPECT_GE(busy_cores_of_others(*before, *after, cores), 0.5);
+  EXPECT_LE(busy_cores_of_others(*before, *after, cores), cores);
 }
 
 }  // namespace
