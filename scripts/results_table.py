@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Prints a Markdown table of finished runs: test BLEU, chrF, AER, attention entropy, parameters,
-training time. Usage: scripts/results_table.py RUN_DIR [RUN_DIR ...]
+training time. Usage: scripts/results_table.py [--reinforce] RUN_DIR [RUN_DIR ...]
+
+--reinforce adds the mean variance over sentences of the REINFORCE term, sum_t (R_t - b_t)
+log a_t[s_t], over the training's log lines (hard attention trained by sampling; "–" otherwise).
 
 Reads each run's test.scores.json (written by `s2s evaluate`, which `s2s train` runs at the end),
 config.json, train.log (parameter count) and metrics.jsonl (training time = elapsed seconds at
@@ -24,13 +27,22 @@ def describe(config):
     if attention.get("hard", "none") != "none":
         parts.append(f"hard {attention['hard']}")
         if attention["hard"] == "sample":
-            parts.append(f"baseline {config['training']['reinforce']['baseline']}")
+            reinforce = config["training"]["reinforce"]
+            parts.append(f"baseline {reinforce['baseline']}")
+            parts.append(f"reward {reinforce.get('reward', 'sentence')}")
+            if reinforce.get("normalize"):
+                parts.append("normalized")
     if config["model"]["encoder"]["self_attention"]:
         parts.append("encoder self-attention")
     return ", ".join(parts)
 
 
-def row(run):
+def reinforce_variance(events):
+    values = [e["reinforce_variance"] for e in events if "reinforce_variance" in e]
+    return f"{sum(values) / len(values):.3g}" if values else "–"
+
+
+def row(run, reinforce=False):
     config = json.loads((run / "config.json").read_text())
     scores = json.loads((run / "test.scores.json").read_text())
     params = re.search(r"(\d+) parameters", (run / "train.log").read_text()).group(1)
@@ -40,7 +52,8 @@ def row(run):
     fmt = lambda key: f"{scores[key]:.3f}" if key in scores else "–"
     return (f"| {describe(config)} | {scores['bleu']['score']:.2f} | {scores['chrf']['score']:.2f} "
             f"| {fmt('aer')} | {fmt('attention_entropy')} | {int(params):,} "
-            f"| {valid[-1]['step'] if valid else '–'} | {minutes:.1f} |")
+            f"| {valid[-1]['step'] if valid else '–'} | {minutes:.1f} |"
+            + (f" {reinforce_variance(events)} |" if reinforce else ""))
 
 
 def check(run):
@@ -55,20 +68,24 @@ def check(run):
 
 
 def main():
-    if len(sys.argv) < 2:
-        print("usage: scripts/results_table.py RUN_DIR [RUN_DIR ...]", file=sys.stderr)
+    args = sys.argv[1:]
+    reinforce = "--reinforce" in args
+    args = [a for a in args if a != "--reinforce"]
+    if not args:
+        print("usage: scripts/results_table.py [--reinforce] RUN_DIR [RUN_DIR ...]", file=sys.stderr)
         return 2
-    runs = [Path(arg) for arg in sys.argv[1:]]
+    runs = [Path(arg) for arg in args]
     for run in runs:
         problem = check(run)
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 2
-    print("| attention | test BLEU | chrF | AER | entropy (nats) | parameters | steps | train min |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| attention | test BLEU | chrF | AER | entropy (nats) | parameters | steps | train min |"
+          + (" REINFORCE term variance |" if reinforce else ""))
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" + (" ---: |" if reinforce else ""))
     for run in runs:
         try:
-            print(row(run))
+            print(row(run, reinforce))
         except (ValueError, KeyError, AttributeError) as e:
             print(f"error: {run}: unreadable run files ({type(e).__name__}: {e})", file=sys.stderr)
             return 2

@@ -143,7 +143,7 @@ void validate_training(const TrainingConfig& t) {
                  {"bleu", "loss", "ppl"});
   require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);
   require(t.num_samples >= 0, "training.num_samples", "must be >= 0", t.num_samples);
-  require(t.threads >= 0, "training.threads", "must be >= 0 (0 = all cores)", t.threads);
+  require(t.threads >= 0, "training.threads", "must be >= 0 (0 = one per free core)", t.threads);
   require_choice("training.precision", t.precision, precision_names());
   require(t.dist_timeout_s > 0, "training.dist_timeout_s", "must be > 0", t.dist_timeout_s);
   const ReinforceConfig& r = t.reinforce;
@@ -159,7 +159,7 @@ void validate_training(const TrainingConfig& t) {
           r.entropy_weight);
   require(r.p_expect >= 0 && r.p_expect <= 1, "training.reinforce.p_expect", "must be in [0, 1]",
           r.p_expect);
-  require_choice("training.reinforce.reward", r.reward, {"sentence", "reward_to_go"});
+  require_choice("training.reinforce.reward", r.reward, {"token", "reward_to_go", "sentence"});
 }
 
 void validate_evaluation(const EvaluationConfig& e) {

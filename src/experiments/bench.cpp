@@ -48,12 +48,12 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
   const auto batches = first_batches(*data.batcher, options.warmup + options.steps);
   auto optimizer = train::make_optimizer(config.training, model->parameters());
   const train::TrainStep step(config, device, precision);
-  double baseline = 0.0;  // REINFORCE state, unused by soft attention
+  std::vector<double> reinforce;  // REINFORCE state, unused by soft attention
   TrainBenchResult r;
   r.first_step_at = process_uptime_s();
   const auto warmup = static_cast<std::size_t>(options.warmup);
   for (std::size_t i = 0; i < warmup; ++i) {
-    step(model, *optimizer, run::make_batch(data.train, batches[i], device), baseline);
+    step(model, *optimizer, run::make_batch(data.train, batches[i], device), reinforce);
   }
   for (std::size_t i = warmup; i < batches.size(); ++i) {
     r.forward_macs +=
@@ -64,7 +64,7 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
   const auto start = Clock::now();
   for (std::size_t i = warmup; i < batches.size(); ++i) {
     const auto batch = run::make_batch(data.train, batches[i], device);
-    loss_sum += step(model, *optimizer, batch, baseline).loss;
+    loss_sum += step(model, *optimizer, batch, reinforce).loss;
     r.tgt_tokens += batch.target_tokens;
   }
   synchronize(device);

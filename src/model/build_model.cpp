@@ -106,7 +106,7 @@ double expected_parameters(const config::ModelConfig& c, int64_t src_vocab_size,
   if (luong) n += linear_parameters(context + hidden, hidden, false);
   const double features = luong ? hidden : hidden + context + emb;
   n += linear_parameters(features, static_cast<double>(tgt_vocab_size), true);
-  if (has_learned_baseline(c, reinforce)) n += linear_parameters(state, 1, true);
+  if (has_learned_baseline(c, reinforce)) n += linear_parameters(hidden, 1, true);
   return n;
 }
 

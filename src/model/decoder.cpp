@@ -98,6 +98,7 @@ torch::Tensor DecoderImpl::attend(const torch::Tensor& query, const DecoderMemor
   out.attention = attended.weights;
   out.log_prob = attended.log_prob;
   out.entropy = attended.entropy;
+  if (attended.log_prob.defined()) out.query = query.detach();
   return attended.context;
 }
 

@@ -74,6 +74,8 @@ struct StepOutput {
   torch::Tensor attention;  // [B, m, S]; undefined without attention
   torch::Tensor log_prob;   // hard attention: [B] log-probability of the chosen positions
   torch::Tensor entropy;    // hard attention: [B] entropy of the attention distributions
+  torch::Tensor query;      // hard attention: [B, H] the attention query, detached (it does not
+                            // depend on this step's sample: the learned baseline's input)
 };
 
 class DecoderImpl : public torch::nn::Module {

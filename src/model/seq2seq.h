@@ -20,7 +20,7 @@ struct ForwardOutput {
   // Hard attention only:
   torch::Tensor sample_log_prob;  // [B, T] sum over heads of log a_t[s_t] (0 where soft or padded)
   torch::Tensor attention_entropy;  // [B, T] entropy of a_t, summed over heads
-  torch::Tensor baseline;           // [B] learned REINFORCE baseline b(x), if the model has one
+  torch::Tensor baseline;           // [B, T] learned REINFORCE baseline b_t, if the model has one
 };
 
 // What search needs after encoding a batch.
@@ -32,8 +32,9 @@ struct EncodedBatch {
 
 class Seq2SeqImpl : public torch::nn::Module {
  public:
-  // learned_baseline: a linear REINFORCE baseline b(x) = w^T [fwd_S; bwd_1] + c on the
-  // (detached) encoder summary, fitted by squared error to the reward.
+  // learned_baseline: a linear REINFORCE baseline per decoder step, b_t = w^T q_t + c on the
+  // (detached) attention query q_t [H], which knows the sentence and the words so far but not
+  // step t's sample; fitted by squared error to the reward step t is credited with.
   Seq2SeqImpl(const EncoderOptions& encoder, const DecoderOptions& decoder,
               bool learned_baseline = false);
 

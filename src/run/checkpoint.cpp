@@ -120,7 +120,7 @@ void save_checkpoint(const std::string& path, torch::nn::Module& model,
   write_scalar(archive, "bad_validations", static_cast<double>(s.bad_validations));
   write_scalar(archive, "plateau_count", static_cast<double>(s.plateau_count));
   write_scalar(archive, "learning_rate", s.learning_rate);
-  write_scalar(archive, "baseline", s.baseline);
+  archive.write("reinforce", torch::tensor(s.reinforce, torch::kDouble));
   write_scalar(archive, "elapsed_s", s.elapsed_s);
   archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
   // In memory first: LibTorch's file writer aborts the process on a write error, ours reports it.
@@ -174,7 +174,13 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
     s.bad_validations = static_cast<int64_t>(read_scalar(archive, "bad_validations"));
     s.plateau_count = static_cast<int64_t>(read_scalar(archive, "plateau_count"));
     s.learning_rate = read_scalar(archive, "learning_rate");
-    s.baseline = read_scalar(archive, "baseline");
+    // Checkpoints of earlier versions kept one moving average ("baseline"), which the running
+    // baselines per index do not continue: REINFORCE starts them afresh.
+    torch::Tensor reinforce;
+    if (archive.try_read("reinforce", reinforce)) {
+      const auto values = reinforce.to(torch::kDouble).contiguous();
+      s.reinforce.assign(values.data_ptr<double>(), values.data_ptr<double>() + values.numel());
+    }
     torch::Tensor elapsed;  // absent from checkpoints of earlier versions
     if (archive.try_read("elapsed_s", elapsed)) s.elapsed_s = elapsed.item<double>();
   } catch (const c10::Error& e) {

@@ -7,21 +7,22 @@
 #include <torch/torch.h>
 
 #include <string>
+#include <vector>
 
 namespace s2s::run {
 
 // Where training stands; everything needed to resume exactly.
 struct TrainingState {
-  int64_t step = 0;             // optimizer updates done
-  int64_t epoch = 0;            // current epoch (0-based)
-  int64_t epoch_batch = 0;      // batches of `epoch` already consumed
-  double best_score = 0.0;      // best validation score (higher is better; loss/ppl negated)
-  bool has_best = false;        // false until the first validation
-  int64_t bad_validations = 0;  // validations since the best one (early stopping)
-  int64_t plateau_count = 0;    // validations since the last improvement (lr schedule)
-  double learning_rate = 0.0;   // current learning rate
-  double baseline = 0.0;        // REINFORCE moving-average baseline
-  double elapsed_s = 0.0;       // training seconds so far, over every run of a resumed training
+  int64_t step = 0;               // optimizer updates done
+  int64_t epoch = 0;              // current epoch (0-based)
+  int64_t epoch_batch = 0;        // batches of `epoch` already consumed
+  double best_score = 0.0;        // best validation score (higher is better; loss/ppl negated)
+  bool has_best = false;          // false until the first validation
+  int64_t bad_validations = 0;    // validations since the best one (early stopping)
+  int64_t plateau_count = 0;      // validations since the last improvement (lr schedule)
+  double learning_rate = 0.0;     // current learning rate
+  std::vector<double> reinforce;  // REINFORCE's running baselines and scale (train/reinforce.h)
+  double elapsed_s = 0.0;         // training seconds so far, over every run of a resumed training
 };
 
 // `model_signature` describes the architecture (model config + vocabulary sizes, as JSON);

@@ -15,14 +15,28 @@ TrainStep::TrainStep(const config::Config& config, torch::Device device, run::Pr
       reinforce_(config.training.reinforce),
       device_(device),
       precision_(precision),
-      distributed_(distributed) {}
+      distributed_(distributed),
+      threads_(config.training.threads) {}
+
+void TrainStep::clip_gradients(model::Seq2Seq& model) const {
+  // The learned REINFORCE baseline is a regression of its own on detached inputs: its
+  // gradient (as large as the rewards, ~50 per token early on) must not shrink the model's
+  // clipped gradient, so it is left out of the norm.
+  std::vector<torch::Tensor> clipped;
+  for (const auto& p : model->named_parameters()) {
+    if (p.key().rfind("baseline.", 0) != 0) clipped.push_back(p.value());
+  }
+  torch::nn::utils::clip_grad_norm_(clipped, training_.clip_grad_norm);
+}
 
 int64_t TrainStep::rows_per_sentence() const {
   return samples_attention_ ? reinforce_.samples_per_sentence() : 1;
 }
 
 StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer& optimizer,
-                                 const run::Batch& batch, double& baseline, int interrupt) const {
+                                 const run::Batch& batch, std::vector<double>& reinforce_state,
+                                 int interrupt) const {
+  threads_.update();
   model->train();
   optimizer.zero_grad();
   // Leave-one-out REINFORCE decodes every sentence K times, each with its own attention samples.
@@ -39,8 +53,9 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
     total = loss.loss;
     if (samples_attention_) {
       const auto mask = tgt_out.ne(data::Vocab::kPad).to(loss.token_nll.dtype());
-      total = total + reinforce_.loss(loss.token_nll, mask, out, baseline, &result.reinforce) /
-                          static_cast<double>(std::max<int64_t>(loss.tokens, 1));
+      total =
+          total + reinforce_.loss(loss.token_nll, mask, out, reinforce_state, &result.reinforce) /
+                      static_cast<double>(std::max<int64_t>(loss.tokens, 1));
     }
   }
   result.loss = loss.loss.item<double>();
@@ -69,9 +84,7 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
   if (!result.finite) return result;
   total.backward();
   if (distributed_ != nullptr) distributed_->average_gradients(model->parameters());
-  if (training_.clip_grad_norm > 0) {
-    torch::nn::utils::clip_grad_norm_(model->parameters(), training_.clip_grad_norm);
-  }
+  if (training_.clip_grad_norm > 0) clip_gradients(model);
   optimizer.step();
   return result;
 }

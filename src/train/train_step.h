@@ -9,6 +9,7 @@
 #include "config/config.h"
 #include "model/seq2seq.h"
 #include "run/batch.h"
+#include "run/device.h"
 #include "run/precision.h"
 #include "train/distributed.h"
 #include "train/reinforce.h"
@@ -30,23 +31,29 @@ class TrainStep {
   TrainStep(const config::Config& config, torch::Device device, run::Precision precision,
             Distributed* distributed = nullptr);
 
-  // Updates `model` with `optimizer` on `batch`; `baseline` is the moving-average REINFORCE
-  // baseline carried from step to step (unused otherwise).
+  // Updates `model` with `optimizer` on `batch`; `reinforce_state` is what REINFORCE carries
+  // from step to step (train/reinforce.h; unused otherwise).
   // With several processes, `interrupt` (a signal this rank received, or 0) travels with the
   // step's counts so that every rank learns of it at the same step.
   StepResult operator()(model::Seq2Seq& model, torch::optim::Optimizer& optimizer,
-                        const run::Batch& batch, double& baseline, int interrupt = 0) const;
+                        const run::Batch& batch, std::vector<double>& reinforce_state,
+                        int interrupt = 0) const;
 
   // Sentences the model decodes per batch row: K for leave-one-out REINFORCE, else 1.
   int64_t rows_per_sentence() const;
 
  private:
+  // Global gradient-norm clipping of every parameter but the learned REINFORCE baseline's.
+  void clip_gradients(model::Seq2Seq& model) const;
+
   config::TrainingConfig training_;
   bool samples_attention_;  // hard attention trained with REINFORCE
   Reinforce reinforce_;
   torch::Device device_;
   run::Precision precision_;
   Distributed* distributed_;
+  // One thread per free core, re-checked as steps run: how fast a step runs, not what it does.
+  mutable run::LoadFollowingThreads threads_;
 };
 
 }  // namespace s2s::train

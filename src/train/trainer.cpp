@@ -30,7 +30,8 @@ void log_traffic(const Distributed::Traffic& t, double train_seconds) {
   util::logger("dist")->info(
       "gradient all-reduce: {:.2f} MB per step, {:.1f} ms per step over {} steps ({:.1f}% of "
       "the training time)",
-      static_cast<double>(t.bytes_per_step) / 1e6, 1000.0 * t.seconds / t.steps, t.steps,
+      static_cast<double>(t.bytes_per_step) / 1e6,
+      1000.0 * t.seconds / static_cast<double>(t.steps), t.steps,
       100.0 * t.seconds / std::max(train_seconds, 1e-9));
 }
 
@@ -283,7 +284,7 @@ int64_t Trainer::planned_steps() const {
 
 std::pair<double, int64_t> Trainer::train_step(const run::Batch& batch) {
   const StepResult r =
-      (*step_)(model_, *optimizer_, batch, state_.baseline, util::InterruptGuard::pending());
+      (*step_)(model_, *optimizer_, batch, state_.reinforce, util::InterruptGuard::pending());
   step_interrupt_ = r.interrupt;
   if (!r.finite || exploding(r.loss)) diverged("the training loss", r.loss);
   interval_reinforce_.reward += r.reinforce.reward;

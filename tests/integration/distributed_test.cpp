@@ -63,11 +63,11 @@ TEST(DistributedTest, TwoProcessesEqualOneOnTheUnionOfTheirBatches) {
   auto model = model::build_model(config.model, rank0.src_vocab.size(), rank0.tgt_vocab.size());
   auto optimizer = train::make_optimizer(config.training, model->parameters());
   const train::TrainStep step(config, torch::kCPU, run::Precision::kFp32);
-  double baseline = 0.0;
+  std::vector<double> reinforce;
   for (std::size_t k = 0; k < 6; ++k) {
     auto rows = b0[k];
     rows.insert(rows.end(), b1[k].begin(), b1[k].end());
-    step(model, *optimizer, run::make_batch(rank0.train, rows, torch::kCPU), baseline);
+    step(model, *optimizer, run::make_batch(rank0.train, rows, torch::kCPU), reinforce);
   }
   auto trained = model::build_model(config.model, rank0.src_vocab.size(), rank0.tgt_vocab.size());
   run::load_checkpoint(

@@ -114,8 +114,8 @@ TEST(MixedTrainingTest, Bf16StepLossIsCloseAndWeightsStayFp32) {
     torch::manual_seed(5);
     auto model = model::build_model(c.model, 20, 20);
     auto optimizer = train::make_optimizer(c.training, model->parameters());
-    double baseline = 0.0;
-    const auto r = train::TrainStep(c, torch::kCPU, p)(model, *optimizer, batch, baseline);
+    std::vector<double> reinforce;
+    const auto r = train::TrainStep(c, torch::kCPU, p)(model, *optimizer, batch, reinforce);
     for (const auto& w : model->parameters()) EXPECT_EQ(w.scalar_type(), torch::kFloat);
     return r.loss;
   };
@@ -128,9 +128,9 @@ TEST(MixedTrainingTest, CheckpointsLoadInEitherPrecision) {
   torch::manual_seed(6);
   auto trained = model::build_model(c.model, 20, 20);
   auto optimizer = train::make_optimizer(c.training, trained->parameters());
-  double baseline = 0.0;
+  std::vector<double> reinforce;
   const auto batch = random_batch(20);
-  train::TrainStep(c, torch::kCPU, run::Precision::kBf16)(trained, *optimizer, batch, baseline);
+  train::TrainStep(c, torch::kCPU, run::Precision::kBf16)(trained, *optimizer, batch, reinforce);
   const auto path =
       (std::filesystem::temp_directory_path() / ("s2s_bf16_" + std::to_string(::getpid())))
           .string();

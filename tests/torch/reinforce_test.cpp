@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "model/attention.h"
@@ -39,10 +40,11 @@ class ReinforceTest : public ::testing::Test {
   }
 
   // REINFORCE loss of `rows` samples through train::Reinforce, as the trainer computes it.
-  torch::Tensor reinforce_loss(int64_t rows, const std::string& baseline, double& state,
-                               int64_t samples = 2) {
+  torch::Tensor reinforce_loss(int64_t rows, const std::string& baseline,
+                               std::vector<double>& state, int64_t samples = 2) {
     config::ReinforceConfig c;
     c.baseline = baseline;
+    c.normalize = false;  // the plain estimator, whose mean is the exact gradient
     c.entropy_weight = 0.0;
     c.samples = samples;
     const auto out = sample(rows);
@@ -63,7 +65,7 @@ class ReinforceTest : public ::testing::Test {
   // Gradient estimates of `rows` samples each, one row per draw: [draws, P].
   torch::Tensor estimates(int64_t draws, int64_t rows, const std::string& baseline,
                           int64_t samples = 2) {
-    double state = 0.0;
+    std::vector<double> state;
     for (int i = 0; i < 200; ++i) reinforce_loss(rows, baseline, state, samples);  // warm up b
     std::vector<torch::Tensor> out;
     for (int64_t i = 0; i < draws; ++i) {
@@ -149,12 +151,12 @@ TEST(ReinforceCheckpointTest, BaselineStateIsSaved) {
   const auto path = (std::filesystem::temp_directory_path() / "s2s_reinforce_ckpt.pt").string();
   torch::nn::Linear model(2, 1);
   run::TrainingState state;
-  state.baseline = -17.25;
+  state.reinforce = {2.5, -17.25, -3.0};
   state.step = 42;
   run::save_checkpoint(path, *model, nullptr, state, "sig");
   torch::nn::Linear other(2, 1);
   const auto loaded = run::load_checkpoint(path, *other, nullptr, "sig");
-  EXPECT_DOUBLE_EQ(loaded.baseline, -17.25);
+  EXPECT_EQ(loaded.reinforce, state.reinforce);
   EXPECT_EQ(loaded.step, 42);
   EXPECT_TRUE(torch::equal(model->weight, other->weight));
   std::filesystem::remove(path);
@@ -165,16 +167,113 @@ TEST(ReinforceRewardTest, RewardToGoCreditsOnlyLaterTokens) {
   c.baseline = "none";
   c.entropy_weight = 0.0;
   c.reward = "reward_to_go";
+  c.normalize = false;
   // One sentence of 3 tokens with log p(y_t) = -1, -2, -3 and log a_t[s_t] = l_t (with grad).
   auto log_prob = torch::zeros({1, 3}, torch::requires_grad());
   model::ForwardOutput out;
   out.sample_log_prob = log_prob;
   out.attention_entropy = torch::zeros({1, 3});
-  double state = 0.0;
+  std::vector<double> state;
   const auto nll = torch::tensor({{1.0f, 2.0f, 3.0f}});
   train::Reinforce(c).loss(nll, torch::ones({1, 3}), out, state, nullptr).backward();
   // d loss / d l_t = -R_t with R_t = -(6, 5, 3).
   EXPECT_TRUE(torch::allclose(log_prob.grad(), torch::tensor({{6.0f, 5.0f, 3.0f}})));
+}
+
+// d loss / d log a_t[s_t] = -lambda_r A_t: the advantage each step was credited with.
+torch::Tensor advantages(const config::ReinforceConfig& c, const torch::Tensor& nll,
+                         const torch::Tensor& mask, std::vector<double>& state) {
+  auto log_prob = torch::zeros(nll.sizes(), torch::requires_grad());
+  model::ForwardOutput out;
+  out.sample_log_prob = log_prob;
+  out.attention_entropy = torch::zeros(nll.sizes());
+  train::Reinforce(c).loss(nll, mask, out, state, nullptr).backward();
+  return -log_prob.grad();
+}
+
+config::ReinforceConfig plain(const std::string& reward, const std::string& baseline) {
+  config::ReinforceConfig c;
+  c.reward = reward;
+  c.baseline = baseline;
+  c.entropy_weight = 0.0;
+  c.normalize = false;
+  return c;
+}
+
+TEST(ReinforceRewardTest, TokenRewardCreditsEachStepWithItsOwnWord) {
+  std::vector<double> state;
+  const auto a = advantages(plain("token", "none"), torch::tensor({{1.0f, 2.0f, 3.0f}}),
+                            torch::ones({1, 3}), state);
+  EXPECT_TRUE(torch::allclose(a, torch::tensor({{-1.0f, -2.0f, -3.0f}})));
+}
+
+TEST(ReinforceBaselineTest, MovingAverageComparesSentencesOfTheSameLength) {
+  // Two sentences of 2 words (R = -4, -6) and one of 3 (R = -30): each is compared with the
+  // running mean of its own length, which starts at the first batch's mean.
+  const auto nll = torch::tensor({{2.0f, 2.0f, 0.0f}, {3.0f, 3.0f, 0.0f}, {10.0f, 10.0f, 10.0f}});
+  const auto mask = torch::tensor({{1.0f, 1.0f, 0.0f}, {1.0f, 1.0f, 0.0f}, {1.0f, 1.0f, 1.0f}});
+  auto c = plain("sentence", "moving_average");
+  std::vector<double> state;
+  auto a = advantages(c, nll, mask, state);
+  EXPECT_TRUE(torch::allclose(
+      a, torch::tensor({{1.0f, 1.0f, 0.0f}, {-1.0f, -1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}})));
+  // Next batch: b(length 2) = -5, b(length 3) = -30, then each moves by (1 - decay) to the mean.
+  a = advantages(c, nll, mask, state);
+  EXPECT_TRUE(torch::allclose(a.select(0, 2), torch::zeros({3})));
+  ASSERT_EQ(state.size(), 4U);  // [mean square, b(1 word), b(2 words), b(3 words)]
+  EXPECT_TRUE(std::isnan(state[1]));
+  EXPECT_DOUBLE_EQ(state[2], -5.0);
+  EXPECT_DOUBLE_EQ(state[3], -30.0);
+}
+
+TEST(ReinforceBaselineTest, MovingAveragePerPositionForTokenRewards) {
+  auto c = plain("token", "moving_average");
+  c.baseline_decay = 0.5;
+  std::vector<double> state;
+  const auto mask = torch::ones({2, 2});
+  advantages(c, torch::tensor({{1.0f, 4.0f}, {3.0f, 6.0f}}), mask, state);  // b = (-2, -5)
+  EXPECT_DOUBLE_EQ(state[1], -2.0);
+  EXPECT_DOUBLE_EQ(state[2], -5.0);
+  const auto a = advantages(c, torch::tensor({{0.0f, 0.0f}, {2.0f, 2.0f}}), mask, state);
+  EXPECT_TRUE(torch::allclose(a, torch::tensor({{2.0f, 5.0f}, {0.0f, 3.0f}})));
+  EXPECT_DOUBLE_EQ(state[1], 0.5 * -2.0 + 0.5 * -1.0);
+}
+
+TEST(ReinforceBaselineTest, LeaveOneOutComparesStepsOfTheSameSentence) {
+  auto c = plain("token", "leave_one_out");
+  c.samples = 2;  // rows 0, 1: one sentence; rows 2, 3: another
+  std::vector<double> state;
+  const auto nll = torch::tensor({{1.0f, 2.0f}, {3.0f, 2.0f}, {5.0f, 0.0f}, {9.0f, 0.0f}});
+  const auto mask = torch::tensor({{1.0f, 1.0f}, {1.0f, 1.0f}, {1.0f, 0.0f}, {1.0f, 0.0f}});
+  const auto a = advantages(c, nll, mask, state);
+  EXPECT_TRUE(torch::allclose(
+      a, torch::tensor({{2.0f, 0.0f}, {-2.0f, 0.0f}, {4.0f, 0.0f}, {-4.0f, 0.0f}})));
+}
+
+TEST(ReinforceBaselineTest, LearnedBaselineIsFittedPerStep) {
+  auto c = plain("token", "learned");
+  std::vector<double> state;
+  auto log_prob = torch::zeros({1, 2}, torch::requires_grad());
+  auto b = torch::tensor({{-1.0f, -1.0f}}, torch::requires_grad());
+  model::ForwardOutput out;
+  out.sample_log_prob = log_prob;
+  out.attention_entropy = torch::zeros({1, 2});
+  out.baseline = b;
+  const auto nll = torch::tensor({{1.0f, 4.0f}});  // R_t = -1, -4
+  train::Reinforce(c).loss(nll, torch::ones({1, 2}), out, state, nullptr).backward();
+  EXPECT_TRUE(torch::allclose(-log_prob.grad(), torch::tensor({{0.0f, -3.0f}})));  // R_t - b_t
+  EXPECT_TRUE(torch::allclose(b.grad(), torch::tensor({{0.0f, 3.0f}})));           // b_t - R_t
+}
+
+TEST(ReinforceBaselineTest, NormalizingGivesTheAdvantagesUnitRootMeanSquare) {
+  auto c = plain("token", "none");
+  c.normalize = true;
+  std::vector<double> state;
+  const auto a = advantages(c, torch::tensor({{10.0f, 30.0f}}), torch::ones({1, 2}), state);
+  EXPECT_NEAR(a.pow(2).mean().item<double>(), 1.0, 1e-5);
+  EXPECT_NEAR(state[0], 500.0, 1e-3);  // mean of 10^2 and 30^2
+  // Same sign and ratio as without normalizing.
+  EXPECT_NEAR((a[0][1] / a[0][0]).item<double>(), 3.0, 1e-5);
 }
 
 }  // namespace
