@@ -79,7 +79,7 @@ ForwardOutput Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor
   const auto tgt = tgt_in.index_select(0, plan.order);
   const bool always_gold = teacher_forcing >= 1.0;
   // Per step, for the active rows [n_t, ...]: output-layer inputs (or logits), attention.
-  std::vector<torch::Tensor> outputs, attention, log_probs, entropies, baselines;
+  std::vector<torch::Tensor> outputs, attention, log_probs, entropies, queries;
   outputs.reserve(plan.active.size());
   torch::Tensor prev = tgt.select(1, 0);
   for (std::size_t t = 0; t < plan.active.size(); ++t) {
@@ -94,7 +94,7 @@ ForwardOutput Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor
     if (out.log_prob.defined()) {
       log_probs.push_back(out.log_prob);
       entropies.push_back(out.entropy);
-      if (baseline) baselines.push_back(baseline(out.query).squeeze(1));  // b_t [n_t]
+      if (baseline) queries.push_back(out.query);  // q_t [n_t, H]
     }
     outputs.push_back(always_gold ? out.features : decoder->logits(out.features));
     if (t + 1 == plan.active.size()) break;
@@ -115,7 +115,8 @@ ForwardOutput Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor
     result.sample_log_prob = stack_steps(log_probs, plan.unsort);
     result.attention_entropy = stack_steps(entropies, plan.unsort);
   }
-  if (!baselines.empty()) result.baseline = stack_steps(baselines, plan.unsort);
+  // One product over every step: b [B, T] (padded steps give the bias; REINFORCE masks them).
+  if (!queries.empty()) result.baseline = baseline(stack_steps(queries, plan.unsort)).squeeze(-1);
   return result;
 }
 
