@@ -64,6 +64,12 @@ expect_error "data.sentencepiece: SentencePiece cannot train" train -c tests/cli
 expect_error ".*missing.model: cannot open the SentencePiece model" train -c tests/cli/fixtures/tiny.json \
   --set run_dir="$work/bad" "${sp[@]}" --set data.sentencepiece.model="$work/missing.model"
 [ ! -e "$work/bad" ] || fail "a refused training wrote $work/bad"
+# --words on a word-level run: one line, exit 2, no output directory.
+"$s2s" train -c tests/cli/fixtures/tiny.json --set run_dir="$work/wordlevel" --set training.max_steps=1 \
+  --skip-test > "$work/wordlevel.log" 2>&1 || { tail -5 "$work/wordlevel.log"; fail "train (word level)"; }
+expect_error "--words merges SentencePiece pieces; this run's tokens are already words" attention \
+  --run "$work/wordlevel" --out "$work/wordmaps" --words
+[ ! -e "$work/wordmaps" ] || fail "a refused --words wrote $work/wordmaps"
 head -c 100 "$work/joint/sentencepiece.model" > "$work/cut.model"
 cp "$work/cut.model" "$work/joint/sentencepiece.model"
 expect_error ".*/joint/sentencepiece.model: not a SentencePiece model" evaluate --run "$work/joint"
