@@ -44,7 +44,9 @@ int main(int argc, char** argv) {
   std::vector<data::SentencePair> pairs;
   const double read_s =
       best_of(kRepeats, [&] { pairs = data::read_parallel(dir + "/train.de", dir + "/train.en"); });
-  const auto tokenizer = data::make_tokenizer("word", {/*lowercase=*/true});
+  data::TokenizerOptions options;
+  options.lowercase = true;
+  const auto tokenizer = data::make_tokenizer("word", options);
   data::TokenizedCorpus corpus;
   const double tokenize_s =
       best_of(kRepeats, [&] { corpus = data::tokenize_corpus(pairs, *tokenizer, *tokenizer); });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -226,21 +227,25 @@ TokenizedCorpus select_pairs(const TokenizedCorpus& corpus,
 }
 
 void log_corpus_stats(const std::string& split, const std::string& source, std::size_t n_read,
-                      const FilterStats& stats, int64_t max_len) {
+                      double seconds, const FilterStats& stats, int64_t max_len) {
   const std::string limit =
       max_len > 0 ? "too long > " + std::to_string(max_len) : std::string("no length limit");
-  util::logger("data")->info("{}: {} pairs read from {}, {} filtered ({}), {} empty", split, n_read,
-                             source, stats.too_long, limit, stats.empty);
+  util::logger("data")->info(
+      "{}: {} pairs read from {} and tokenized in {:.1f} s, {} filtered ({}), {} empty", split,
+      n_read, source, seconds, stats.too_long, limit, stats.empty);
 }
 
 TokenizedCorpus load_corpus(const std::string& split, const CorpusSpec& spec,
                             const Tokenizer& src_tokenizer, const Tokenizer& tgt_tokenizer,
                             int64_t max_len) {
+  const auto start = std::chrono::steady_clock::now();
   const std::vector<SentencePair> pairs = read_corpus(spec);
   const TokenizedCorpus all = tokenize_corpus(pairs, src_tokenizer, tgt_tokenizer);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   FilterStats stats;
   const std::vector<std::size_t> kept = filter_pairs(all.src, all.tgt, max_len, &stats);
-  log_corpus_stats(split, describe(spec), pairs.size(), stats, max_len);
+  log_corpus_stats(split, describe(spec), pairs.size(), seconds, stats, max_len);
   if (kept.empty()) {
     throw InputError(describe(spec) + ": all " + std::to_string(pairs.size()) +
                      " pairs were filtered out (" + std::to_string(stats.too_long) + " too long, " +

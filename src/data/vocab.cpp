@@ -12,9 +12,12 @@
 namespace s2s::data {
 namespace {
 
-bool has_space(const std::string& token) {
+// ASCII whitespace and line separators: no tokenizer puts them in a token, and a vocabulary file
+// (one token a line) cannot show them unambiguously. Other Unicode spaces (U+00A0, U+202F, ...) are
+// characters like any other inside SentencePiece pieces, which keep the text as it is.
+bool has_separator(const std::string& token) {
   for (const char32_t c : util::utf8_to_u32(token)) {
-    if (util::is_space(c)) return true;
+    if ((c < 0x80 && util::is_space(c)) || c == 0x85 || c == 0x2028 || c == 0x2029) return true;
   }
   return false;
 }
@@ -47,7 +50,7 @@ void check_line(const std::string& path, std::size_t line, const std::string& to
                      ", found '" + token + "' (a vocabulary starts with <pad> <unk> <s> </s>)");
   }
   if (token.empty()) throw InputError(where(path, line) + "empty token");
-  if (has_space(token)) {
+  if (has_separator(token)) {
     throw InputError(where(path, line) + "token '" + token + "' contains whitespace");
   }
 }
@@ -75,7 +78,7 @@ Vocab Vocab::build(const std::vector<std::vector<std::string>>& sentences,
   for (auto& [token, count] : counts) {
     if (count < options.min_freq || is_special(token)) continue;
     // Tokenizers never produce these; a vocabulary file could not hold them.
-    if (token.empty() || has_space(token)) {
+    if (token.empty() || has_separator(token)) {
       throw std::invalid_argument("Vocab::build: token '" + token + "' is empty or has spaces");
     }
     entries.emplace_back(token, count);
@@ -96,7 +99,7 @@ Vocab Vocab::from_tokens(const std::vector<std::string>& tokens) {
   Vocab vocab;
   for (const auto& token : tokens) {
     if (is_special(token)) continue;
-    if (token.empty() || has_space(token) || vocab.ids_.count(token) != 0) {
+    if (token.empty() || has_separator(token) || vocab.ids_.count(token) != 0) {
       throw std::invalid_argument("Vocab::from_tokens: token '" + token +
                                   "' is empty, has spaces or repeats");
     }

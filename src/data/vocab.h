@@ -33,12 +33,14 @@ class Vocab {
                      const VocabOptions& options = {});
 
   // The specials, then `tokens` in their order (a subword model's pieces): specials among them
-  // are skipped; an empty token, one with whitespace, or a duplicate is std::invalid_argument.
+  // are skipped; an empty token, one with ASCII whitespace or a line separator (U+0085, U+2028,
+  // U+2029), or a duplicate is std::invalid_argument. Other Unicode spaces (U+00A0 ...) are
+  // characters of a piece like any other.
   static Vocab from_tokens(const std::vector<std::string>& tokens);
 
   // Plain text, one token a line, written atomically (std::runtime_error if it cannot be).
   // load() rejects (InputError "PATH:LINE: ...") missing or misplaced specials, duplicates,
-  // empty tokens and tokens containing whitespace.
+  // empty tokens and tokens containing ASCII whitespace or a line separator.
   void save(const std::string& path) const;
   static Vocab load(const std::string& path);
 

@@ -65,6 +65,8 @@ TEST(SentencePieceTest, Multi30kComesBackExactly) {
   const auto lines = both_sides(prefix, "de", "en");
   const SentencePieceTokenizer tokenizer(train_sentencepiece(lines, options), "multi30k");
   expect_round_trip(tokenizer, lines, "multi30k train");
+  // Its German side has U+00A0 ("Nummer\u00A0 28"), which the pieces keep: still a vocabulary.
+  EXPECT_EQ(Vocab::from_tokens(tokenizer.pieces()).size(), 8000 - 3 + Vocab::kNumSpecials);
 }
 
 TEST(SentencePieceTest, TrainingTwiceGivesTheSameModelByteForByte) {

@@ -159,8 +159,21 @@ TEST_F(VocabTest, LoadRejectsDuplicatesEmptyTokensAndWhitespace) {
   expect_load_error("<pad>\n<unk>\n<s>\n</s>\nx\n\ny\n", "6: empty token");
   expect_load_error("<pad>\n<unk>\n<s>\n</s>\na b\n", "5: token 'a b' contains whitespace");
   expect_load_error("<pad>\n<unk>\n<s>\n</s>\nx\ta\n", "5: token 'x\ta' contains whitespace");
-  expect_load_error("<pad>\n<unk>\n<s>\n</s>\na\u00A0b\n",
-                    "5: token 'a\u00A0b' contains whitespace");
+  expect_load_error("<pad>\n<unk>\n<s>\n</s>\na\u2028b\n",
+                    "5: token 'a\u2028b' contains whitespace");
+}
+
+// SentencePiece keeps U+00A0 (Multi30k has it) as a character of its pieces: such a
+// vocabulary is built, saved and loaded like any other.
+TEST_F(VocabTest, NoBreakSpaceInsideAPieceIsACharacter) {
+  const Vocab vocab = Vocab::from_tokens({"\u2581nummer\u00A0", "\u00A0", "\u2581x"});
+  EXPECT_EQ(vocab.size(), Vocab::kNumSpecials + 3);
+  const std::string path = (dir_ / "pieces.vocab").string();
+  vocab.save(path);
+  const Vocab loaded = Vocab::load(path);
+  EXPECT_EQ(loaded.id("\u00A0"), Vocab::kNumSpecials + 1);
+  EXPECT_THROW(Vocab::from_tokens({"a b"}), std::invalid_argument);
+  EXPECT_THROW(Vocab::from_tokens({"a\tb"}), std::invalid_argument);
 }
 
 TEST_F(VocabTest, LoadOfMissingFileNamesThePath) {
