@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cli/attention.h"
+#include "cli/average.h"
 #include "cli/bench.h"
 #include "cli/bleu.h"
 #include "cli/config.h"
@@ -22,6 +23,7 @@ void setup_verbs(CLI::App& app) {
   setup_evaluate(app);
   setup_translate(app);
   setup_attention(app);
+  setup_average(app);
   setup_report(app);
   setup_bleu(app);
   setup_study(app);
@@ -49,16 +51,20 @@ CLI::Validator integer_in(int64_t min, int64_t max) {
 void add_run_options(CLI::App* sub, RunArgs& args) {
   sub->add_option("--run", args.run, "Run directory")->required();
   sub->add_option("--checkpoint", args.checkpoint,
-                  "Checkpoint to load: best, last or step_N (training.keep_step_checkpoints)")
+                  "Checkpoint to load: best, last, step_N (training.keep_step_checkpoints) or "
+                  "a name `s2s average` wrote")
       ->check(CLI::Validator(
           [](std::string& name) -> std::string {
-            const bool step = name.rfind("step_", 0) == 0 && name.size() > 5 &&
-                              name.find_first_not_of("0123456789", 5) == std::string::npos;
-            return name == "best" || name == "last" || step
-                       ? ""
-                       : "must be best, last or step_N, got '" + name + "'";
+            const bool plain = !name.empty() && name.size() <= 100 &&
+                               name.find_first_not_of(
+                                   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO"
+                                   "PQRSTUVWXYZ0123456789_-") == std::string::npos;
+            return plain ? ""
+                         : "must be best, last, step_N or an average's name (letters, digits, "
+                           "'_', '-'), got '" +
+                               name + "'";
           },
-          "best|last|step_N"))
+          "best|last|step_N|NAME"))
       ->capture_default_str();
   sub->add_option("--beam", args.beam, "Beam size (default: the run's evaluation.beam_size)")
       ->check(integer_in(1, config::kMaxBeamSize));

@@ -22,7 +22,7 @@ CLI::Validator integer_in(int64_t min, int64_t max = INT64_MAX);
 // What the verbs that decode with a trained run (evaluate, translate, attention) share.
 struct RunArgs {
   std::string run;                  // run directory
-  std::string checkpoint = "best";  // "best", "last" or "step_N"
+  std::string checkpoint = "best";  // "best", "last", "step_N" or an average's name
   int64_t beam = 0;                 // beam size; 0 = the run's evaluation.beam_size
 };
 

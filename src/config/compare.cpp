@@ -23,6 +23,7 @@ const char* const kResumable[] = {
     "training.teacher_forcing",
     "training.label_smoothing",
     "training.lr_schedule",
+    "training.warmup_steps",
     "training.lr_decay",
     "training.lr_patience",
     "training.min_lr",

@@ -57,6 +57,7 @@ struct DecoderConfig {
   double dropout = 0.0;
   double output_dropout = 0.0;
   std::string bridge = "tanh";
+  bool tie_embeddings = false;
 };
 
 struct AttentionConfig {
@@ -108,6 +109,7 @@ struct TrainingConfig {
   int64_t epochs = 10;
   int64_t max_steps = 0;
   std::string lr_schedule = "constant";
+  int64_t warmup_steps = 0;
   double lr_decay = 0.5;
   int64_t lr_patience = 1;
   double min_lr = 1e-6;
@@ -207,6 +209,9 @@ void visit_fields(V& v, DecoderConfig& c) {
   v("output_dropout", c.output_dropout, "dropout on the output layer's input [s_t; c_t; e(y)]");
   v("bridge", c.bridge,
     "initial decoder state: \"tanh\" projection of encoder final states, or \"zero\"");
+  v("tie_embeddings", c.tie_embeddings,
+    "output layer = the target embeddings: logits = Emb tanh(W_p features) + b (Press & Wolf "
+    "2017), fewer parameters and a smaller output product");
 }
 
 template <class V>
@@ -262,7 +267,12 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("bucket_batches", c.bucket_batches, "sort by length within pools of this many batches");
   v("epochs", c.epochs, "passes over the training data");
   v("max_steps", c.max_steps, "stop after this many updates; 0 = no step limit");
-  v("lr_schedule", c.lr_schedule, "\"constant\" or \"plateau\" (reduce on plateau)");
+  v("lr_schedule", c.lr_schedule,
+    "\"constant\", \"plateau\" (reduce on plateau) or \"inverse_sqrt\" (lr * sqrt(warmup_steps / "
+    "step) after the warm-up)");
+  v("warmup_steps", c.warmup_steps,
+    "raise the learning rate linearly from lr / warmup_steps over this many updates (any "
+    "schedule; inverse_sqrt needs it); 0 = none");
   v("lr_decay", c.lr_decay, "plateau: multiply the learning rate by this");
   v("lr_patience", c.lr_patience, "plateau: validations without improvement before decay");
   v("min_lr", c.min_lr, "plateau: never below this");

@@ -67,7 +67,8 @@ BatchShape batch_shape(const run::EncodedCorpus& corpus, const std::vector<std::
 //   decoder GRU:    3H (I + H) per layer and step, I = E + C (bahdanau) or E + H (luong) first,
 //                   H above
 //   luong combine:  (C + H) H per step
-//   output layer:   F V per step, F = H + C + E (bahdanau) or H (luong)
+//   output layer:   F V per step, F = H + C + E (bahdanau) or H (luong); tied embeddings:
+//                   F E + E V
 // The decoder runs one step per real target token (n_t rows at step t; padding is skipped).
 // Training counts backward as twice the forward (input and weight gradients), and 2 FLOPs per
 // MAC, so training FLOPs = 3 x 2 x MACs.
@@ -90,7 +91,8 @@ int64_t forward_macs(const config::ModelConfig& m, int64_t tgt_vocab, const Batc
     per_step += 3 * H * ((l == 0 ? E + (luong ? H : C) : H) + H);
   }
   if (luong) per_step += (C + H) * H;
-  per_step += (luong ? H : H + C + E) * tgt_vocab;
+  const int64_t F = luong ? H : H + C + E;
+  per_step += m.decoder.tie_embeddings ? F * E + E * tgt_vocab : F * tgt_vocab;
   return macs + s.tgt_steps * per_step;
 }
 

@@ -39,7 +39,8 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_
                      .layers(c.decoder.layers)
                      .dropout(c.decoder.dropout)
                      .output_dropout(c.decoder.output_dropout)
-                     .bridge(bridge(c.decoder.bridge));
+                     .bridge(bridge(c.decoder.bridge))
+                     .tie_embeddings(c.decoder.tie_embeddings);
   if (config::uses_attention(c)) {
     decoder.attention(AttentionOptions(c.attention.scorer, c.hidden_size, encoder_size)
                           .size(c.attention.size)
@@ -105,7 +106,9 @@ double expected_parameters(const config::ModelConfig& c, int64_t src_vocab_size,
   if (c.decoder.bridge == "tanh") n += linear_parameters(state, layers * hidden, true);
   if (luong) n += linear_parameters(context + hidden, hidden, false);
   const double features = luong ? hidden : hidden + context + emb;
-  n += linear_parameters(features, static_cast<double>(tgt_vocab_size), true);
+  const double vocab = static_cast<double>(tgt_vocab_size);
+  n += c.decoder.tie_embeddings ? linear_parameters(features, emb, true) + vocab
+                                : linear_parameters(features, vocab, true);
   if (has_learned_baseline(c, reinforce)) n += linear_parameters(hidden, 1, true);
   return n;
 }

@@ -62,7 +62,12 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
                               .bias(false)));
     feature_size = o.hidden_size();
   }
-  output_ = register_module("output", torch::nn::Linear(feature_size, o.vocab_size()));
+  if (o.tie_embeddings()) {
+    pre_output_ = register_module("pre_output", torch::nn::Linear(feature_size, o.emb_size()));
+    output_bias_ = register_parameter("output_bias", torch::zeros({o.vocab_size()}));
+  } else {
+    output_ = register_module("output", torch::nn::Linear(feature_size, o.vocab_size()));
+  }
   dropout_ = register_module("dropout", torch::nn::Dropout(o.dropout()));
   output_dropout_ = register_module("output_dropout", torch::nn::Dropout(o.output_dropout()));
 }
@@ -133,7 +138,12 @@ StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
 }
 
 torch::Tensor DecoderImpl::logits(const torch::Tensor& features) {
-  return output_(output_dropout_(features));
+  if (!pre_output_) return output_(output_dropout_(features));
+  // Tied (Press & Wolf 2017): logits = Emb tanh(W_p f + b_p) + b, Emb [V, E] the target
+  // embeddings, so a word's input and output vectors are one; the [F x V] product becomes
+  // [F x E] + [E x V].
+  const auto projected = torch::tanh(pre_output_(output_dropout_(features)));  // [..., E]
+  return torch::nn::functional::linear(projected, embedding->weight, output_bias_);
 }
 
 }  // namespace s2s::model

@@ -9,7 +9,8 @@
 //   s_t      = GRU([e(y_{t-1}); h~_{t-1}], s_{t-1})
 //   c_t, a_t = attend(query = s_t)              current state is the query
 //   h~_t     = tanh(W_c [c_t; s_t])             attentional hidden state = features
-// logits_t = W_out output_dropout(features_t): applied by the caller, for all steps at once when
+// logits_t = W_out output_dropout(features_t), or with tie_embeddings
+// Emb tanh(W_p output_dropout(features_t)) + b: applied by the caller, for all steps at once when
 // it can. `dropout` acts on e(y_{t-1}) (the same mask for the GRU input and the features, as
 // the reference PyTorch implementations do) and between GRU layers.
 //
@@ -49,6 +50,7 @@ struct DecoderOptions {
   TORCH_ARG(double, dropout) = 0.0;         // on the embeddings and between GRU layers
   TORCH_ARG(double, output_dropout) = 0.0;  // on the output layer's input
   TORCH_ARG(Bridge, bridge) = Bridge::kTanh;
+  TORCH_ARG(bool, tie_embeddings) = false;  // the output layer reuses the embedding matrix
   TORCH_ARG(int64_t, pad_id) = 0;
   TORCH_ARG(std::optional<AttentionOptions>, attention) = std::nullopt;  // nullopt = no attention
 };
@@ -103,9 +105,11 @@ class DecoderImpl : public torch::nn::Module {
 
   DecoderOptions options_;
   int64_t context_size_;
-  torch::nn::Linear bridge_{nullptr};   // tanh bridge: [B, 2He] -> [B, L * H]
-  torch::nn::Linear combine_{nullptr};  // luong: W_c
-  torch::nn::Linear output_{nullptr};   // W_out
+  torch::nn::Linear bridge_{nullptr};      // tanh bridge: [B, 2He] -> [B, L * H]
+  torch::nn::Linear combine_{nullptr};     // luong: W_c
+  torch::nn::Linear output_{nullptr};      // W_out (untied)
+  torch::nn::Linear pre_output_{nullptr};  // tied: W_p [F -> E]
+  torch::Tensor output_bias_;              // tied: b [V]
   torch::nn::Dropout dropout_{nullptr}, output_dropout_{nullptr};
 };
 TORCH_MODULE(Decoder);

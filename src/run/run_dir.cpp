@@ -17,6 +17,8 @@ std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_
   config::Config c;
   c.model = model;
   nlohmann::json j = config::config_to_json(c)["model"];
+  // Named only when on, so that checkpoints from before the key still fit.
+  if (!model.decoder.tie_embeddings) j["decoder"].erase("tie_embeddings");
   j["src_vocab_size"] = src_vocab_size;
   j["tgt_vocab_size"] = tgt_vocab_size;
   if (learned_baseline) j["learned_baseline"] = true;
@@ -30,6 +32,12 @@ data::CorpusSpec corpus_spec(const config::DataConfig& d, const std::string& pat
   spec.src_ext = d.src_ext;
   spec.tgt_ext = d.tgt_ext;
   return spec;
+}
+
+std::string run_signature(const LoadedRun& run) {
+  return model_signature(
+      run.config.model, run.src_vocab.size(), run.tgt_vocab.size(),
+      model::has_learned_baseline(run.config.model, run.config.training.reinforce));
 }
 
 LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
@@ -56,9 +64,7 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   run.model =
       model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(), reinforce);
   load_checkpoint(paths.checkpoint(checkpoint), *run.model, /*optimizer=*/nullptr,
-                  model_signature(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(),
-                                  model::has_learned_baseline(run.config.model, reinforce)),
-                  paths.src_vocab() + ", " + paths.tgt_vocab());
+                  run_signature(run), paths.src_vocab() + ", " + paths.tgt_vocab());
   run.model->to(run.device);
   run.model->eval();
   return run;

@@ -55,7 +55,11 @@ struct LoadedRun {
   PrecisionChoice precision;  // evaluation.precision on this device
 };
 
-// Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best", "last", "step_N"); the model
+// What checkpoints of `run` must fit: model_signature of its config and vocabularies.
+std::string run_signature(const LoadedRun& run);
+
+// Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best", "last", "step_N", or a
+// name `s2s average` wrote); the model
 // is in eval mode on the config's device. A directory without config.json is "not a run directory";
 // missing or broken files are InputErrors naming them.
 LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best");

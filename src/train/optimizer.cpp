@@ -1,5 +1,7 @@
 #include "train/optimizer.h"
 
+#include <cmath>
+
 #include "util/strings.h"
 
 namespace s2s::train {
@@ -42,6 +44,14 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingCo
 
 void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
+}
+
+double scheduled_learning_rate(const config::TrainingConfig& t, int64_t step, double lr) {
+  const auto warmup = static_cast<double>(t.warmup_steps);
+  const auto n = static_cast<double>(step + 1);
+  if (n < warmup) return lr * n / warmup;
+  if (t.lr_schedule == "inverse_sqrt") return lr * std::sqrt(warmup / n);
+  return lr;
 }
 
 }  // namespace s2s::train

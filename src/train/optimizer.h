@@ -30,4 +30,11 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingCo
 
 void set_learning_rate(torch::optim::Optimizer& optimizer, double lr);
 
+// The learning rate of update `step` (0-based) when the schedule's base rate is `lr` (the
+// configured rate, or plateau's reduced one). With W = warmup_steps > 0:
+//   warm-up, step < W:           lr * (step + 1) / W
+//   inverse_sqrt, step >= W:     lr * sqrt(W / (step + 1))   (Vaswani et al. 2017, fairseq)
+//   constant and plateau after:  lr
+double scheduled_learning_rate(const config::TrainingConfig& training, int64_t step, double lr);
+
 }  // namespace s2s::train

@@ -177,9 +177,12 @@ void Trainer::build_model() {
         state_.learning_rate = config_.training.learning_rate;
       }
     }
-    set_learning_rate(*optimizer_, state_.learning_rate);
     last_saved_step_ = state_.step;
   }
+  // The rate of the last update (or of the first, before any): what the logs show.
+  lr_ = scheduled_learning_rate(config_.training, std::max<int64_t>(state_.step - 1, 0),
+                                state_.learning_rate);
+  set_learning_rate(*optimizer_, lr_);
   summary_.parameters = model::count_parameters(*model_);
   util::logger("model")->info("{} parameters, scorer {}, decoder {}, device {}",
                               summary_.parameters, config_.model.attention.scorer,
@@ -283,6 +286,8 @@ int64_t Trainer::planned_steps() const {
 }
 
 std::pair<double, int64_t> Trainer::train_step(const run::Batch& batch) {
+  lr_ = scheduled_learning_rate(config_.training, state_.step, state_.learning_rate);
+  set_learning_rate(*optimizer_, lr_);
   const StepResult r =
       (*step_)(model_, *optimizer_, batch, state_.reinforce, util::InterruptGuard::pending());
   step_interrupt_ = r.interrupt;
@@ -384,13 +389,13 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
                      static_cast<double>(std::max<int64_t>(total - state_.step, 0));
   util::logger("train")->info(
       "step {}/{} epoch {} loss {:.4f} ppl {} lr {:.2e} {:.0f} tgt tok/s, {} left", state_.step,
-      total, display_epoch(), mean_loss, util::format_metric(std::exp(mean_loss)),
-      state_.learning_rate, tokens_per_second, util::format_duration(eta));
+      total, display_epoch(), mean_loss, util::format_metric(std::exp(mean_loss)), lr_,
+      tokens_per_second, util::format_duration(eta));
   last_log_ = Clock::now();
-  nlohmann::json event = {{"event", "train"},           {"step", state_.step},
-                          {"epoch", display_epoch()},   {"loss", mean_loss},
-                          {"lr", state_.learning_rate}, {"tgt_tokens_per_s", tokens_per_second},
-                          {"elapsed_s", elapsed_s()}};
+  nlohmann::json event = {
+      {"event", "train"},        {"step", state_.step}, {"epoch", display_epoch()},
+      {"loss", mean_loss},       {"lr", lr_},           {"tgt_tokens_per_s", tokens_per_second},
+      {"elapsed_s", elapsed_s()}};
   if (config::samples_attention(config_.model)) log_reinforce(event);
   metrics_.write(event);
   interval_loss_ = 0.0;
@@ -483,7 +488,7 @@ void Trainer::validate_and_checkpoint() {
                   {"bleu", r.bleu},
                   {"bleu_signature", r.bleu_signature},
                   {"best", improvement},
-                  {"lr", state_.learning_rate},
+                  {"lr", lr_},
                   {"elapsed_s", elapsed_s()}});
   discard_pending();  // last.pt now holds newer weights, confirmed by the validation loss
   if (improvement) save("best");

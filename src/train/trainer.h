@@ -105,7 +105,8 @@ class Trainer {
   std::optional<TrainStep> step_;      // built once the device and precision are known
   run::PrecisionChoice train_precision_, eval_precision_;
   std::string signature_;
-  run::TrainingState state_;
+  run::TrainingState state_;  // its learning_rate: the schedule's base (plateau lowers it)
+  double lr_ = 0.0;           // the rate of the last update: base, warm-up and schedule
   TrainSummary summary_;
   util::MetricsLog metrics_;
   std::unique_ptr<util::ProgressBar> progress_;

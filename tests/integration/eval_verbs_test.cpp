@@ -20,6 +20,7 @@
 #include "config/json_io.h"
 #include "data/vocab.h"
 #include "model/build_model.h"
+#include "run/average.h"
 #include "run/checkpoint.h"
 #include "run/run_dir.h"
 #include "util/error.h"
@@ -199,6 +200,70 @@ TEST_F(EvalVerbsTest, AttentionRefusesModelWithoutAttention) {
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(), "this model has no attention (model.attention.scorer = none)");
   }
+}
+
+// Three checkpoints of one run with different weights (seeds 2, 10, 6): their average holds
+// the element-wise mean of every weight, and is decoded like any checkpoint.
+TEST_F(EvalVerbsTest, AverageIsTheMeanOfTheCheckpoints) {
+  const auto run_dir = make_run("additive");
+  const run::RunPaths paths(run_dir);
+  const auto config = config::load_config(paths.config());
+  const auto src = data::Vocab::load(paths.src_vocab()), tgt = data::Vocab::load(paths.tgt_vocab());
+  const auto signature = run::model_signature(config.model, src.size(), tgt.size());
+  std::vector<std::vector<torch::Tensor>> weights;
+  for (const int64_t step : {2, 10, 6}) {
+    torch::manual_seed(static_cast<uint64_t>(step));
+    auto model = model::build_model(config.model, src.size(), tgt.size());
+    run::TrainingState state;
+    state.step = step;
+    run::save_checkpoint(paths.checkpoint("step_" + std::to_string(step)), *model, nullptr, state,
+                         signature);
+    weights.push_back(model->parameters());
+  }
+  // Numeric order, not the order of names: step_10 is the newest.
+  EXPECT_EQ(run::step_checkpoints(run_dir),
+            (std::vector<std::string>{"step_2", "step_6", "step_10"}));
+  const auto result =
+      run::average_checkpoints(run_dir, {"step_2", "step_6", "step_10"}, "average", false);
+  EXPECT_EQ(result.step, 10);
+  auto averaged = model::build_model(config.model, src.size(), tgt.size());
+  run::load_checkpoint(paths.checkpoint("average"), *averaged, nullptr, signature);
+  const auto params = averaged->parameters();
+  ASSERT_EQ(params.size(), weights[0].size());
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const auto mean = (weights[0][i] + weights[1][i] + weights[2][i]) / 3;
+    EXPECT_TRUE(torch::allclose(params[i], mean, 1e-6, 1e-7)) << i;
+  }
+  EvaluateArgs args;
+  args.run = run_dir;
+  args.checkpoint = "average";
+  EXPECT_NO_THROW(run_evaluate(args));
+  EXPECT_TRUE(fs::exists(dir_ / "run" / "evaluations" / "test.average.greedy.hyp"));
+}
+
+TEST_F(EvalVerbsTest, AverageRefusesBeforeWritingAnything) {
+  const auto run_dir = make_run("dot");
+  const run::RunPaths paths(run_dir);
+  fs::copy_file(paths.checkpoint("best"), paths.checkpoint("step_1"));
+  fs::copy_file(paths.checkpoint("best"), paths.checkpoint("step_2"));
+  const std::vector<std::string> both = {"step_1", "step_2"};
+  EXPECT_THROW(run::average_checkpoints(run_dir, {"step_1"}, "average", false), UserError);
+  for (const std::string name : {"best", "last", "step_3", "a/b", ""}) {
+    EXPECT_THROW(run::average_checkpoints(run_dir, both, name, false), UserError) << name;
+  }
+  try {
+    run::average_checkpoints(run_dir, {"step_1", "step_9"}, "average", false);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("step_9.pt: checkpoint not found"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(paths.checkpoint("average")));
+  run::average_checkpoints(run_dir, both, "average", false);
+  const auto before = fs::last_write_time(paths.checkpoint("average"));
+  EXPECT_THROW(run::average_checkpoints(run_dir, both, "average", false), InputError);
+  EXPECT_EQ(fs::last_write_time(paths.checkpoint("average")), before);
+  EXPECT_NO_THROW(run::average_checkpoints(run_dir, both, "average", /*overwrite=*/true));
 }
 
 }  // namespace

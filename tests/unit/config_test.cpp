@@ -92,6 +92,20 @@ TEST(ConfigTest, OutOfRangeValuesNameTheKey) {
   EXPECT_NE(config_error([&] { validate(c); }).find("evaluation.n_best"), std::string::npos);
 }
 
+TEST(ConfigTest, InverseSqrtNeedsAWarmUp) {
+  Config c;
+  c.training.lr_schedule = "inverse_sqrt";
+  EXPECT_NE(config_error([&] {
+              validate(c);
+            }).find("training.warmup_steps must be >= 1 with lr_schedule \"inverse_sqrt\", got 0"),
+            std::string::npos);
+  c.training.warmup_steps = 4000;
+  EXPECT_NO_THROW(validate(c));
+  c.training.warmup_steps = -1;
+  EXPECT_NE(config_error([&] { validate(c); }).find("training.warmup_steps must be >= 0"),
+            std::string::npos);
+}
+
 TEST(ConfigTest, UnknownChoiceListsValidValues) {
   Config c;
   c.model.attention.scorer = "addtive";

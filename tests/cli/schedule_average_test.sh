@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The learning-rate warm-up and inverse square root schedule as training applies them (the
+# rates metrics.jsonl logs), and `s2s average` on the step checkpoints of a real run: the
+# average is written, decoded with --checkpoint, and bad requests are one line that write nothing.
+# Usage: schedule_average_test.sh S2S_BINARY WORK_DIR   (run from the repository root)
+set -euo pipefail
+s2s=$1 work=$2
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+run=$work/run
+
+"$s2s" train -c tests/cli/fixtures/tiny.json --set run_dir="$run" --set training.learning_rate=0.004 \
+  --set training.lr_schedule=inverse_sqrt --set training.warmup_steps=2 --set training.log_every=1 \
+  --set training.max_steps=8 --set training.validate_every=2 --set training.keep_step_checkpoints=true \
+  --skip-test > "$work/train.log" 2>&1 || { tail -5 "$work/train.log"; fail "train"; }
+# lr of update n (1-based): 0.004 * n / 2 while n < 2, then 0.004 * sqrt(2 / n).
+rates=$(python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "train": print(e["step"], "%.6f" % e["lr"])' "$run/metrics.jsonl")
+expected=$'1 0.002000\n2 0.004000\n3 0.003266\n4 0.002828\n5 0.002530\n6 0.002309\n7 0.002138\n8 0.002000'
+[ "$rates" = "$expected" ] || fail "learning rates: got"$'\n'"$rates"
+
+"$s2s" average --run "$run" --last 3 > "$work/avg.out" 2>&1 || { cat "$work/avg.out"; fail "average"; }
+grep -q "averaged step_4, step_6, step_8 into $run/checkpoints/average.pt" "$work/avg.out" ||
+  { cat "$work/avg.out"; fail "average: what it says"; }
+grep -q '"checkpoints/average.pt"' "$run/manifest.json" || fail "the average is not in the manifest"
+"$s2s" evaluate --run "$run" --checkpoint average > "$work/eval.out" 2>&1 || { cat "$work/eval.out"; fail "evaluate the average"; }
+[ -s "$run/evaluations/test.average.greedy.hyp" ] || fail "no hypotheses of the average"
+"$s2s" average --run "$run" --checkpoints step_2,step_8 --out ends > /dev/null 2>&1 || fail "average --checkpoints"
+[ -s "$run/checkpoints/ends.pt" ] || fail "no checkpoints/ends.pt"
+
+expect_error() {  # expect_error PATTERN ARGS...
+  local pattern=$1; shift
+  set +e; "$s2s" "$@" > "$work/err.out" 2>&1; local code=$?; set -e
+  [ "$code" = 2 ] || { cat "$work/err.out"; fail "exit $code for: $*"; }
+  grep -q "^error: $pattern" "$work/err.out" || { cat "$work/err.out"; fail "message for: $*"; }
+  [ "$(wc -l < "$work/err.out")" = 1 ] || { cat "$work/err.out"; fail "more than one line for: $*"; }
+}
+before=$(ls "$run/checkpoints")
+expect_error ".*/checkpoints: 4 step checkpoints, --last asks for 9" average --run "$run" --last 9 --out other
+expect_error ".*/checkpoints/average.pt: exists; choose another --out or add --overwrite" average --run "$run"
+expect_error "--out 'best' is a checkpoint training writes" average --run "$run" --out best
+expect_error ".*step_5.pt: checkpoint not found" average --run "$run" --checkpoints step_4,step_5 --out x
+expect_error "--last must be an integer >= 2, got '1'" average --run "$run" --last 1
+expect_error "training.warmup_steps must be >= 1 with lr_schedule \"inverse_sqrt\"" train \
+  -c tests/cli/fixtures/tiny.json --set run_dir="$work/bad" --set training.lr_schedule=inverse_sqrt
+[ "$(ls "$run/checkpoints")" = "$before" ] || fail "a refused average changed the checkpoints"
+[ ! -e "$work/bad" ] || fail "a refused training wrote $work/bad"
+echo "schedule and average tests passed"
