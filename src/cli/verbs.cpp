@@ -15,6 +15,7 @@
 #include "cli/translate.h"
 #include "config/config.h"
 #include "eval/splits.h"
+#include "run/average.h"
 
 namespace s2s::cli {
 
@@ -55,14 +56,11 @@ void add_run_options(CLI::App* sub, RunArgs& args) {
                   "a name `s2s average` wrote")
       ->check(CLI::Validator(
           [](std::string& name) -> std::string {
-            const bool plain = !name.empty() && name.size() <= 100 &&
-                               name.find_first_not_of(
-                                   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO"
-                                   "PQRSTUVWXYZ0123456789_-") == std::string::npos;
-            return plain ? ""
-                         : "must be best, last, step_N or an average's name (letters, digits, "
-                           "'_', '-'), got '" +
-                               name + "'";
+            return run::is_checkpoint_name(name)
+                       ? ""
+                       : "must be best, last, step_N or an average's name (letters, digits, "
+                         "'_', '-'), got '" +
+                             name + "'";
           },
           "best|last|step_N|NAME"))
       ->capture_default_str();

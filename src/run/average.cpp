@@ -47,9 +47,13 @@ std::vector<std::string> step_checkpoints(const std::string& run_dir) {
   return names;
 }
 
-std::string average_name_problem(const std::string& name) {
+bool is_checkpoint_name(const std::string& name) {
   static const std::regex allowed("[A-Za-z0-9_-]{1,100}");
-  if (!std::regex_match(name, allowed)) {
+  return std::regex_match(name, allowed);
+}
+
+std::string average_name_problem(const std::string& name) {
+  if (!is_checkpoint_name(name)) {
     return "may hold letters, digits, '_' and '-' only, got '" + name + "'";
   }
   if (name == "best" || name == "last" || name == "pending" || step_of(name) >= 0) {

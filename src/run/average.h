@@ -15,6 +15,10 @@ namespace s2s::run {
 // names "step_N", oldest first.
 std::vector<std::string> step_checkpoints(const std::string& run_dir);
 
+// A checkpoint name a command line may give: 1 to 100 letters, digits, '_' and '-' (best, last,
+// step_N and the names of averages).
+bool is_checkpoint_name(const std::string& name);
+
 // A name `s2s average` may write: letters, digits, '_' and '-', and none of the names training
 // writes (best, last, pending, step_N). Returns why not, or "".
 std::string average_name_problem(const std::string& name);

@@ -59,8 +59,9 @@ bool threads_follow_load(int64_t threads) { return threads <= 0 && environment_t
 
 std::string set_threads(int64_t threads) {
   const std::string waiting = "; OpenMP threads " + util::openmp_waiting();
-  if (threads > 0 || environment_threads() > 0) {
-    const auto n = static_cast<int>(threads > 0 ? threads : environment_threads());
+  const int64_t environment = environment_threads();
+  if (threads > 0 || environment > 0) {
+    const auto n = static_cast<int>(threads > 0 ? threads : environment);
     torch::set_num_threads(n);
     return plural_threads(n) + (threads > 0 ? " (the threads key)" : " (OMP_NUM_THREADS)") +
            waiting;
@@ -75,11 +76,10 @@ std::string set_threads(int64_t threads) {
 }
 
 LoadFollowingThreads::LoadFollowingThreads(int64_t threads)
-    : active_(threads_follow_load(threads)),
-      cores_(machine_cores()),
+    : cores_(machine_cores()),
       last_(std::chrono::steady_clock::now()),
       last_times_(util::read_cpu_times()) {
-  active_ = active_ && last_times_.has_value() && cores_ > 1;
+  active_ = threads_follow_load(threads) && last_times_.has_value() && cores_ > 1;
 }
 
 void LoadFollowingThreads::update() {

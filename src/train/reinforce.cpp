@@ -86,6 +86,7 @@ torch::Tensor Reinforce::loss(const torch::Tensor& token_nll, const torch::Tenso
                               const model::ForwardOutput& out, std::vector<double>& state,
                               ReinforceStats* stats) const {
   if (state.empty()) state.push_back(0.0);
+  const double tokens = std::max(mask.sum().item<double>(), 1.0);
   const auto token_reward = (-token_nll * mask).detach();        // r_t = log p(y_t | ...): [B, T]
   const auto rewards = token_reward.sum(1);                      // R = log p(y | s): [B]
   const auto r = credit(token_reward, mask);                     // R_t: [B, T]
@@ -94,7 +95,6 @@ torch::Tensor Reinforce::loss(const torch::Tensor& token_nll, const torch::Tenso
   const auto log_prob = out.sample_log_prob * mask;              // log a_t[s_t]: [B, T]
   const auto raw_term = (advantage * log_prob).sum(1).detach();  // [B], before normalizing
   if (config_.normalize) {
-    const double tokens = std::max(mask.sum().item<double>(), 1.0);
     const double mean_square = advantage.pow(2).sum().item<double>() / tokens;
     double& running = state[kMeanSquare];
     running = running > 0.0 ? kNormalizeDecay * running + (1.0 - kNormalizeDecay) * mean_square
@@ -106,7 +106,6 @@ torch::Tensor Reinforce::loss(const torch::Tensor& token_nll, const torch::Tenso
               config_.entropy_weight * (out.attention_entropy * mask).sum();
   if (out.baseline.defined()) loss = loss + 0.5 * ((out.baseline - r).pow(2) * mask).sum();
   if (stats != nullptr) {
-    const double tokens = std::max(mask.sum().item<double>(), 1.0);
     stats->reward = rewards.mean().item<double>();
     stats->baseline = b.sum().item<double>() / tokens;
     stats->term_variance = raw_term.numel() > 1 ? raw_term.var().item<double>() : 0.0;

@@ -455,8 +455,7 @@ void Trainer::update_learning_rate(bool improvement) {
   state_.plateau_count = improvement ? 0 : state_.plateau_count + 1;
   if (state_.plateau_count <= t.lr_patience) return;
   state_.learning_rate = std::max(t.min_lr, state_.learning_rate * t.lr_decay);
-  state_.plateau_count = 0;
-  set_learning_rate(*optimizer_, state_.learning_rate);
+  state_.plateau_count = 0;  // the next train_step applies it
   util::logger("train")->info("learning rate reduced to {:.2e}", state_.learning_rate);
 }
 
@@ -518,10 +517,7 @@ void Trainer::follow_validation() {
   const auto d = decision[0].accessor<double, 1>();
   if (d[0] != 0.0) diverged("the validation loss on rank 0", NAN);
   stop_ = d[1] != 0.0;
-  if (d[2] != state_.learning_rate) {
-    state_.learning_rate = d[2];
-    set_learning_rate(*optimizer_, state_.learning_rate);
-  }
+  state_.learning_rate = d[2];  // the next train_step applies it
 }
 
 double Trainer::elapsed_s() const { return start_elapsed_ + seconds_since(train_start_); }
