@@ -7,13 +7,16 @@
 #
 #   bench/learning_parity.sh [--steps 1000,2000,3000] [--out DIR] [--name NAME]
 #                            [--set key=value]... [--side both|peer|s2s] [--threads 2] [--table]
+#                            [--resume]
 #
 # Each side trains once to the last step count: the project keeps a checkpoint at each count
 # (training.keep_step_checkpoints) and translates with each; the peer translates at each count
 # during its training (bench/peer_curve.py: its files equal `peer_pytorch.py --steps N`'s).
 # Results accumulate in DIR/results.tsv, one row per side, variant and step count, so that
 # ablations (--name NAME --set ...) join the same table run after run; the peer's rows are
-# reused once computed. --table prints the table; --side runs one side only.
+# reused once computed. --table prints the table; --side runs one side only. --resume continues
+# stopped trainings (the peer from its state saved every 100 steps, the project with
+# `s2s train --resume`), so that a long curve can be measured in several sittings.
 #
 # Only the steps matter here, not the time, so the sides may run side by side (one thread
 # each). The peer needs Debian's python3-torch, a measuring tool only (never a dependency).
@@ -21,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 steps=1000,2000,3000 out=bench/out/learning_parity name=default kit=../shared/bench s2s=build/s2s
-side=both threads=2 table_only=no sets=()
+side=both threads=2 table_only=no resume=no sets=()
 
 die() { echo "learning_parity: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
       ;;
     --set) [ $# -ge 2 ] || die "--set needs key=value"; sets+=(--set "$2"); shift 2 ;;
     --table) table_only=yes; shift ;;
+    --resume) resume=yes; shift ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
 done
@@ -98,8 +102,13 @@ if [ "$side" != s2s ]; then
   "$python" -c 'import torch' 2>/dev/null ||
     die "python3-torch is missing: 'sudo apt-get install python3-torch' (a measuring tool only)"
   echo "[parity] peer, $steps steps" >&2
-  "$python" bench/peer_curve.py --kit "$kit" --steps "$steps" --out "$out" --fused-output \
-    --threads "$threads" --seed 1 > "$out/peer.jsonl"
+  if [ "$resume" = yes ]; then
+    "$python" bench/peer_curve.py --kit "$kit" --steps "$steps" --out "$out" --fused-output \
+      --threads "$threads" --seed 1 --resume >> "$out/peer.jsonl"
+  else
+    "$python" bench/peer_curve.py --kit "$kit" --steps "$steps" --out "$out" --fused-output \
+      --threads "$threads" --seed 1 > "$out/peer.jsonl"
+  fi
   for n in "${counts[@]}"; do
     score peer fused-output "$n" "$out/peer_$n.hyp" "peer_pytorch.py --fused-output"
   done
@@ -108,11 +117,14 @@ fi
 
 run=$out/s2s_$name
 echo "[parity] s2s '$name', ${last} steps ${sets[*]:-}" >&2
-"$s2s" train -c bench/reference.json --set run_dir="$run" --overwrite --skip-test \
+fresh=--overwrite
+[ "$resume" = yes ] && [ -f "$run/checkpoints/last.pt" ] && fresh=--resume
+[ "$fresh" = --overwrite ] && : > "$out/s2s_$name.log"
+"$s2s" train -c bench/reference.json --set run_dir="$run" "$fresh" --skip-test \
   --set training.max_steps="$last" --set training.epochs=1000 --set training.validate_every="${counts[0]}" \
   --set training.keep_step_checkpoints=true --set training.log_every=100 \
   --set training.threads="$threads" "${sets[@]}" \
-  > "$out/s2s_$name.log" 2>&1 || { tail -5 "$out/s2s_$name.log"; exit 1; }
+  >> "$out/s2s_$name.log" 2>&1 || { tail -5 "$out/s2s_$name.log"; exit 1; }
 settings=$(printf '%s ' "${sets[@]}" | sed 's/--set //g; s/ $//')
 for n in "${counts[@]}"; do
   [ -f "$run/checkpoints/step_$n.pt" ] ||

@@ -6,12 +6,16 @@ touches neither the batch order nor the weights, so the file for N steps is what
 `peer_pytorch.py --steps N --epochs 1000 --hyp-out FILE` writes, at the cost of one training.
 
   /usr/bin/python3 bench/peer_curve.py --kit ../shared/bench --steps 1000,2000,3000 \
-      --out DIR [--fused-output] [--threads 2] [--seed 1]
+      --out DIR [--fused-output] [--threads 2] [--seed 1] [--resume]
 
-Writes DIR/peer_N.hyp and prints one JSON object per step count. A measuring tool only.
+Writes DIR/peer_N.hyp and prints one JSON object per step count. Every 100 steps
+(--save-every) it saves DIR/peer_state.pt (weights, Adam state, both random generators, the
+place in the epoch), so that --resume continues a stopped training where it was saved, drawing
+the same batches and dropout masks as an uninterrupted one. A measuring tool only.
 """
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -29,6 +33,8 @@ def main():
     ap.add_argument("--fused-output", action="store_true")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--resume", action="store_true", help="continue from DIR/peer_state.pt")
+    ap.add_argument("--save-every", type=int, default=100, help="steps between saved states")
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
     import peer_pytorch as peer  # noqa: E402  (the kit's model, batches and vocabulary)
@@ -65,10 +71,35 @@ def main():
             f.write("\n".join(hyps) + "\n")
         model.train()
 
-    steps, loss_sum, t0 = 0, 0.0, time.perf_counter()
+    state_path = f"{args.out}/peer_state.pt"
+    what = {"steps": args.steps, "fused_output": args.fused_output, "seed": args.seed}
+    steps, loss_sum, elapsed, skip = 0, 0.0, 0.0, 0
+    if args.resume and os.path.exists(state_path):
+        state = torch.load(state_path)
+        if state["what"] != what:
+            sys.exit(f"peer_curve: {state_path} was saved by another training ({state['what']})")
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        torch.set_rng_state(state["torch_rng"])
+        rng.setstate(state["epoch_rng"])  # the epoch's shuffle is drawn again, then skipped
+        steps, loss_sum, elapsed, skip = (state[k] for k in ("steps", "loss_sum", "elapsed", "skip"))
+        print(f"[peer] resumed at step {steps}", file=sys.stderr, flush=True)
+
+    def save(epoch_rng, done_in_epoch):
+        tmp = state_path + ".tmp"
+        torch.save({"what": what, "model": model.state_dict(), "opt": opt.state_dict(),
+                    "torch_rng": torch.get_rng_state(), "epoch_rng": epoch_rng,
+                    "skip": done_in_epoch, "steps": steps, "loss_sum": loss_sum,
+                    "elapsed": time.perf_counter() - t0}, tmp)
+        os.replace(tmp, state_path)  # a stop while saving leaves the previous state whole
+
+    t0 = time.perf_counter() - elapsed
     model.train()
     while steps < counts[-1]:  # epochs until the last step count, as --epochs 1000 does
-        for src, tgt in peer.batches(pairs, batch, True, rng):
+        epoch_rng = rng.getstate()
+        for k, (src, tgt) in enumerate(peer.batches(pairs, batch, True, rng)):
+            if k < skip:
+                continue
             logits = model(src, tgt[:, :-1], args.fused_output)
             gold = tgt[:, 1:]
             loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), gold.reshape(-1),
@@ -83,9 +114,13 @@ def main():
                 translate(f"{args.out}/peer_{steps}.hyp")
                 print(json.dumps({"steps": steps, "mean_loss": round(loss_sum / steps, 4),
                                   "seconds": round(time.perf_counter() - t0, 1)}), flush=True)
+            if steps % args.save_every == 0:  # progress on stderr; stdout: only the JSON lines
+                save(epoch_rng, k + 1)
+                print(f"[peer] step {steps}, {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+                      flush=True)
             if steps >= counts[-1]:
                 break
-
+        skip = 0
 
 if __name__ == "__main__":
     sys.exit(main())
