@@ -10,8 +10,9 @@
 #       [--variant 'NAME|ENV|ARGS']...    e.g. 'before|GOMP_SPINCOUNT=300000|--set training.threads=2'
 #
 # NAME labels the row, ENV is a space-separated list of VAR=value for the environment (or
-# empty), ARGS are extra `s2s bench` arguments. Without --variant: 'default||' (the program as
-# it chooses for itself: precision auto, threads 0) and 'fp32||--set training.precision=fp32'.
+# empty), ARGS are extra `s2s bench` arguments. Without --variant:
+# 'default||--set training.threads=0' (the program as it chooses for itself: precision auto, one
+# thread per free core; reference.json fixes 2 threads) and the same with precision fp32.
 # Raw JSON goes to bench/out/busy_<time>/. Run it on an otherwise idle machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ rounds=3 steps=30 s2s=build/s2s variants=()
 die() { echo "busy_machine: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --rounds | --steps | --s2s)
       [ $# -ge 2 ] || die "$1 needs a value"
       printf -v "${1#--}" '%s' "$2"
@@ -38,7 +39,9 @@ done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds must be an integer >= 1"
 [[ $steps =~ ^[1-9][0-9]*$ ]] || die "--steps must be an integer >= 1"
 [ -x "$s2s" ] || die "$s2s not found: build first (scripts/build.sh s2s)"
-[ ${#variants[@]} -gt 0 ] || variants=('default||' 'fp32||--set training.precision=fp32')
+[ ${#variants[@]} -gt 0 ] ||
+  variants=('default||--set training.threads=0'
+    'fp32||--set training.threads=0 --set training.precision=fp32')
 
 out=bench/out/busy_$(date +%Y%m%d_%H%M%S)
 mkdir -p "$out"
