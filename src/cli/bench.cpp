@@ -22,6 +22,7 @@
 #include "train/training_data.h"
 #include "util/error.h"
 #include "util/logging.h"
+#include "util/openblas.h"
 
 namespace s2s::cli {
 namespace {
@@ -165,6 +166,7 @@ nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m
   put_decode(j, "beam", r.beam);
   j["peak_rss_mib"] = rounded(r.peak_rss_mib, 1);
   j["blas_check_gflop_per_s"] = rounded(m.blas_check_gflops, 2);
+  j["blas_kernels"] = util::openblas_kernels();
   return j;
 }
 

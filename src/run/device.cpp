@@ -9,6 +9,7 @@
 
 #include "util/error.h"
 #include "util/logging.h"
+#include "util/openblas.h"
 #include "util/openmp.h"
 
 namespace s2s::run {
@@ -58,7 +59,9 @@ int threads_for_free_cores(int cores, double busy_of_others) {
 bool threads_follow_load(int64_t threads) { return threads <= 0 && environment_threads() == 0; }
 
 std::string set_threads(int64_t threads) {
-  const std::string waiting = "; OpenMP threads " + util::openmp_waiting();
+  const std::string kernels = util::openblas_kernels();
+  const std::string waiting =
+      "; OpenMP threads " + util::openmp_waiting() + (kernels.empty() ? "" : "; " + kernels);
   const int64_t environment = environment_threads();
   if (threads > 0 || environment > 0) {
     const auto n = static_cast<int>(threads > 0 ? threads : environment);

@@ -2,28 +2,13 @@
 
 #include <ATen/autocast_mode.h>
 
-#include <fstream>
-#include <sstream>
+#include "util/system.h"
 
 #if S2S_CUDA
 #include <ATen/cuda/CUDAContext.h>
 #endif
 
 namespace s2s::run {
-namespace {
-
-// The flags of /proc/cpuinfo's first processor.
-std::string cpu_flags() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("flags", 0) == 0) return " " + line.substr(line.find(':') + 1) + " ";
-  }
-  return "";
-}
-
-}  // namespace
-
 Capabilities detect_capabilities(torch::Device device) {
   Capabilities c;
   if (device.is_cuda()) {
@@ -36,7 +21,7 @@ Capabilities detect_capabilities(torch::Device device) {
 #endif
     return c;
   }
-  const auto flags = cpu_flags();
+  const auto flags = " " + util::cpu_flags() + " ";
   for (const char* flag : {"amx_bf16", "avx512_bf16"}) {
     if (flags.find(std::string(" ") + flag + " ") != std::string::npos) {
       c.native_bf16 = true;

@@ -1,7 +1,5 @@
 #include "util/openmp.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 
 namespace s2s::util {
@@ -11,14 +9,16 @@ constexpr const char* kChosenBy = "S2S_OPENMP_CHOSEN";  // marks the second star
 
 }  // namespace
 
-void choose_openmp_waiting(char** argv) {
+bool choose_openmp_spin() {
   if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) {
-    return;
+    return false;
   }
   ::setenv("GOMP_SPINCOUNT", kOpenMpSpinCount, 1);
   ::setenv(kChosenBy, "1", 1);
-  ::execv("/proc/self/exe", argv);
-  // Not re-executed (no /proc): carry on with libgomp's defaults.
+  return true;
+}
+
+void unset_openmp_spin() {
   ::unsetenv("GOMP_SPINCOUNT");
   ::unsetenv(kChosenBy);
 }

@@ -7,8 +7,8 @@
 // loses little alone (README "Performance", measured there).
 //
 // libgomp reads its settings when it is loaded, before main(), so the program sets them by
-// starting itself again with them in its environment. A user's own OMP_WAIT_POLICY or
-// GOMP_SPINCOUNT always wins.
+// starting itself again with them in its environment (util/math_libraries.h). A user's own
+// OMP_WAIT_POLICY or GOMP_SPINCOUNT always wins.
 
 #include <string>
 
@@ -17,10 +17,10 @@ namespace s2s::util {
 // The spin count s2s chooses (GOMP_SPINCOUNT: iterations before an idle thread sleeps).
 constexpr const char* kOpenMpSpinCount = "10000";
 
-// Called first in main(): when neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT is set, sets
-// GOMP_SPINCOUNT to kOpenMpSpinCount and executes the program again with the same arguments.
-// Returns (and changes nothing) when the environment already decides, or if that fails.
-void choose_openmp_waiting(char** argv);
+// When neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT is set, sets GOMP_SPINCOUNT to
+// kOpenMpSpinCount for the next start and returns true; unset_openmp_spin() takes it back.
+bool choose_openmp_spin();
+void unset_openmp_spin();
 
 // For the log: "spin 10000 iterations, then sleep (GOMP_SPINCOUNT, set by s2s)", or what the
 // environment chose.

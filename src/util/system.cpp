@@ -19,16 +19,26 @@ double available_memory_bytes() {
   return 0.0;
 }
 
-std::string cpu_model() {
+namespace {
+
+// The value of the first /proc/cpuinfo line that starts with `key`, "" if none.
+std::string cpuinfo_value(const std::string& key) {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) != 0) continue;
+    if (line.rfind(key, 0) != 0) continue;
     const auto colon = line.find(':');
-    return colon == std::string::npos ? "" : line.substr(line.find_first_not_of(' ', colon + 1));
+    const auto start = colon == std::string::npos ? colon : line.find_first_not_of(' ', colon + 1);
+    return start == std::string::npos ? "" : line.substr(start);
   }
   return "";
 }
+
+}  // namespace
+
+std::string cpu_model() { return cpuinfo_value("model name"); }
+
+std::string cpu_flags() { return cpuinfo_value("flags"); }
 
 std::string loaded_library(const std::string& part) {
   std::ifstream maps("/proc/self/maps");

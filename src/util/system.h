@@ -13,6 +13,10 @@ double available_memory_bytes();
 // "model name" of /proc/cpuinfo, "" if unknown.
 std::string cpu_model();
 
+// "flags" of /proc/cpuinfo's first processor, space-separated ("fpu vme ... avx512_bf16 ..."),
+// "" if unknown.
+std::string cpu_flags();
+
 // The path of the first shared library this process has loaded whose file name contains
 // `part` ("blas": which BLAS LibTorch calls), "" if none.
 std::string loaded_library(const std::string& part);

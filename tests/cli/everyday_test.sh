@@ -42,12 +42,23 @@ python3 - "$run/manifest.json" "$work/project/data/train.en" <<'PY' || fail "man
 import hashlib, json, sys
 m = json.load(open(sys.argv[1]))
 p = m["provenance"]
-for key in ("program", "libtorch", "blas", "cpu", "threads", "precision", "seed", "data"):
+for key in ("program", "libtorch", "blas", "blas_kernels", "cpu", "threads", "precision", "seed",
+            "data"):
     assert key in p, key
+# Under OpenBLAS the kernels are named: its own choice, or the CPU's (util/openblas.h).
+assert ("openblas" in p["blas"]) == p["blas_kernels"].startswith("OpenBLAS "), p
 d = p["data"][sys.argv[2]]
 assert d["sha256"] == hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
 assert "checkpoints/best.pt" in m["files"]
 PY
+
+# A user's OPENBLAS_CORETYPE wins over the program's choice of kernels.
+if grep -q '"blas": ".*openblas' "$run/manifest.json"; then
+  OPENBLAS_CORETYPE=Haswell "$s2s" bench -c "$work/project/configs/tiny.json" --steps 1 --warmup 0 \
+    --decode-sentences 0 --beam 1 --json 2> /dev/null |
+    grep -q '"blas_kernels":"OpenBLAS Haswell kernels (OPENBLAS_CORETYPE)"' ||
+    fail "OPENBLAS_CORETYPE set by the user is not what runs"
+fi
 
 # Evaluations never replace the training-time results; they are named after their settings.
 sum_hyp=$(md5sum < "$run/test.hyp"); sum_scores=$(md5sum < "$run/test.scores.json")

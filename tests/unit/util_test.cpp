@@ -1,4 +1,5 @@
-// Small utilities: SHA-256 against the FIPS 180-4 vectors, number and byte formats for logs.
+// Small utilities: SHA-256 against the FIPS 180-4 vectors, number and byte formats for logs, the
+// CPU load, the OpenBLAS kernels chosen from the CPU's flags.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "util/cpu_load.h"
+#include "util/openblas.h"
 #include "util/progress.h"
 #include "util/sha256.h"
 #include "util/system.h"
@@ -50,6 +52,30 @@ TEST(FormatTest, BytesAndDurations) {
   EXPECT_EQ(format_bytes(3.5 * 1024 * 1024 * 1024), "3.5 GiB");
   EXPECT_EQ(format_duration(3725), "1:02:05");
   EXPECT_EQ(format_duration(65), "1:05");
+}
+
+TEST(OpenBlasTest, TheFlagsNameTheWidestKernelsTheCpuRuns) {
+  const std::string avx2 = "fpu sse sse2 ssse3 sse4_1 sse4_2 avx fma avx2";
+  const std::string avx512 = avx2 + " avx512f avx512dq avx512cd avx512bw avx512vl avx512_bf16";
+  EXPECT_EQ(openblas_core_for_flags(avx512), "SkylakeX");
+  EXPECT_EQ(openblas_core_for_flags(avx2), "Haswell");
+  EXPECT_EQ(openblas_core_for_flags(avx2 + " avx512f"),
+            "Haswell");  // AVX-512 F alone is not enough
+  EXPECT_EQ(openblas_core_for_flags("fpu sse sse2 avx"), "");
+  EXPECT_EQ(openblas_core_for_flags("fma avx2x"), "");  // whole words only
+  EXPECT_EQ(openblas_core_for_flags(""), "");
+}
+
+TEST(OpenBlasTest, OnlyAnOlderFamilyIsReplaced) {
+  EXPECT_TRUE(openblas_core_is_older("Prescott", "SkylakeX"));  // a CPU newer than OpenBLAS
+  EXPECT_TRUE(openblas_core_is_older("Prescott", "Haswell"));
+  EXPECT_TRUE(openblas_core_is_older("Sandybridge", "Haswell"));
+  EXPECT_TRUE(openblas_core_is_older("Zen", "SkylakeX"));
+  EXPECT_FALSE(openblas_core_is_older("SkylakeX", "SkylakeX"));
+  EXPECT_FALSE(openblas_core_is_older("Cooperlake", "SkylakeX"));
+  EXPECT_FALSE(openblas_core_is_older("SapphireRapids", "Haswell"));
+  EXPECT_FALSE(openblas_core_is_older("Zen5", "SkylakeX"));  // unknown: a newer OpenBLAS's
+  EXPECT_FALSE(openblas_core_is_older("Prescott", ""));      // the flags support nothing wider
 }
 
 TEST(CpuLoadTest, OthersAreTheMachinesBusyTicksLessThisProcesss) {

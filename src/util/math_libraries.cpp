@@ -1,0 +1,24 @@
+#include "util/math_libraries.h"
+
+#include <unistd.h>
+
+#include <string>
+
+#include "util/openblas.h"
+#include "util/openmp.h"
+
+namespace s2s::util {
+
+void choose_math_library_settings(char** argv) {
+  // After the new start both are set in the environment, so this returns there.
+  const bool spin = choose_openmp_spin();
+  const std::string core = openblas_core_to_set();
+  if (!core.empty()) set_openblas_core(core);
+  if (!spin && core.empty()) return;
+  ::execv("/proc/self/exe", argv);
+  // Not started again (no /proc): carry on with the libraries' own settings.
+  if (spin) unset_openmp_spin();
+  if (!core.empty()) unset_openblas_core();
+}
+
+}  // namespace s2s::util
