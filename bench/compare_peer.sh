@@ -95,16 +95,28 @@ peer_args=(--train "$train.de" "$train.en" --test "$valid.de" "$valid.en" --emb 
 s2s_args=(bench -c bench/reference.json --json --steps "$steps" --warmup "$warmup"
   --decode-sentences "$sentences" --beam 5
   --set "data.train=$train" --set "data.valid=$valid" --set "data.test=$valid")
+# run_peer ROUND NAME ARGS...: the peer on the OpenBLAS kernels the project runs on. Where
+# s2s replaces kernels OpenBLAS chose for an older CPU (util/openblas.h), the peer gets the
+# same OPENBLAS_CORETYPE, so that the comparison is of the programs, not of their BLAS.
+peer_core=
+run_peer() {
+  if [ -n "$peer_core" ]; then
+    OPENBLAS_CORETYPE=$peer_core run_side "$1" "$2" "$python" "$peer" "${peer_args[@]}" "${@:3}"
+  else
+    run_side "$1" "$2" "$python" "$peer" "${peer_args[@]}" "${@:3}"
+  fi
+}
 for round in $(seq 1 "$rounds"); do
   run_side "$round" s2s "$s2s" "${s2s_args[@]}" \
     --set training.precision=fp32 --set evaluation.precision=fp32
+  peer_core=$(sed -n 's/.*"blas_kernels":"OpenBLAS \([A-Za-z0-9_]*\) kernels (set by s2s.*/\1/p' \
+    "$dir/round$round.s2s.jsonl" | head -n 1)
   run_side "$round" s2s_bf16 "$s2s" "${s2s_args[@]}" \
     --set training.precision=bf16 --set evaluation.precision=bf16
-  run_side "$round" peer_fused "$python" "$peer" "${peer_args[@]}" \
-    --hyp-out "$dir/round$round.peer_fused.hyp"
-  run_side "$round" peer_fused_bf16 "$python" "$peer" "${peer_args[@]}" --bf16 \
-    --hyp-out "$dir/round$round.peer_fused_bf16.hyp"
+  run_peer "$round" peer_fused --hyp-out "$dir/round$round.peer_fused.hyp"
+  run_peer "$round" peer_fused_bf16 --bf16 --hyp-out "$dir/round$round.peer_fused_bf16.hyp"
 done
+[ -z "$peer_core" ] || echo "compare_peer: both sides ran OpenBLAS's $peer_core kernels" >&2
 
 "$python" - "$dir" "$rounds" "$expected_params" <<'EOF'
 """Medians and ratios of the rounds in DIR; exits 1 if the parameter counts differ."""

@@ -1,6 +1,10 @@
 #include "run/precision.h"
 
 #include <ATen/autocast_mode.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
 
 #include "util/system.h"
 
@@ -9,6 +13,36 @@
 #endif
 
 namespace s2s::run {
+namespace {
+
+// GFLOP/s of a [512 x 512] x [512 x 4096] product (the shape class of the output layer; smaller
+// ones favour bf16 by thread start-up) on the CPU in `dtype`: the best of 5 after 2 warm-ups
+// (oneDNN compiles its bf16 kernels on the first call). Constant inputs: the global generator,
+// seeded for training, is not touched.
+double cpu_product_gflops(torch::ScalarType dtype) {
+  constexpr int64_t m = 512, k = 512, n = 4096;
+  const auto a = torch::full({m, k}, 0.5, torch::dtype(dtype));
+  const auto b = torch::full({k, n}, 0.25, torch::dtype(dtype));
+  double best = 1e30;
+  for (int i = 0; i < 7; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto c = torch::mm(a, b);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i >= 2) best = std::min(best, seconds);
+  }
+  return 2.0 * m * k * n / std::max(best, 1e-9) / 1e9;
+}
+
+}  // namespace
+
+void judge_bf16_speed(Capabilities& capabilities, double fp32_gflops, double bf16_gflops) {
+  capabilities.bf16_pays = bf16_gflops >= kBf16Pays * fp32_gflops;
+  capabilities.why += fmt::format(
+      "; its products run at {:.0f} GFLOP/s in bf16, {:.0f} in fp32{}", bf16_gflops, fp32_gflops,
+      capabilities.bf16_pays ? "" : fmt::format(": bf16 pays from {}x", kBf16Pays));
+}
+
 Capabilities detect_capabilities(torch::Device device) {
   Capabilities c;
   if (device.is_cuda()) {
@@ -26,6 +60,9 @@ Capabilities detect_capabilities(torch::Device device) {
     if (flags.find(std::string(" ") + flag + " ") != std::string::npos) {
       c.native_bf16 = true;
       c.why = std::string("this CPU has ") + flag;
+      static const double fp32 = cpu_product_gflops(torch::kFloat);  // once per process
+      static const double bf16 = cpu_product_gflops(torch::kBFloat16);
+      judge_bf16_speed(c, fp32, bf16);
       return c;
     }
   }
@@ -42,9 +79,10 @@ PrecisionChoice choose_precision(const std::string& name, const Capabilities& ca
     choice.emulated = !capabilities.native_bf16;
     choice.description = "bf16 mixed precision (asked for; " + capabilities.why + ")";
   } else {
-    choice.precision = capabilities.native_bf16 ? Precision::kBf16 : Precision::kFp32;
-    choice.description = std::string(capabilities.native_bf16 ? "bf16 mixed precision" : "fp32") +
-                         " (auto: " + capabilities.why + ")";
+    const bool bf16 = capabilities.native_bf16 && capabilities.bf16_pays;
+    choice.precision = bf16 ? Precision::kBf16 : Precision::kFp32;
+    choice.description =
+        std::string(bf16 ? "bf16 mixed precision" : "fp32") + " (auto: " + capabilities.why + ")";
   }
   return choice;
 }

@@ -7,8 +7,11 @@
 //
 // "auto" picks bf16 where the device multiplies bf16 natively — a CPU with avx512_bf16 or AMX
 // (Zen 4, Cooper Lake, Sapphire Rapids and later) or a CUDA GPU of compute capability 8.0 or
-// more — and fp32 elsewhere. Asked for where it is not native, bf16 still runs, emulated and
-// slow, with a warning.
+// more — and it pays: on a CPU, where a product in bf16 runs at least kBf16Pays times as fast
+// as in fp32 (measured once per process, ~0.2 s). Below that the bf16 path's casts and fp32 gate
+// arithmetic cost more than its products gain (README "bf16 mixed precision"); a CPU whose fp32
+// products run on AVX-512 kernels can be faster in fp32 outright. fp32 elsewhere. Asked for
+// where it is not native, bf16 still runs, emulated and slow, with a warning.
 
 #include <torch/torch.h>
 
@@ -18,11 +21,19 @@ namespace s2s::run {
 
 enum class Precision { kFp32, kBf16 };
 
-// Whether a device multiplies bf16 natively.
+// How fast bf16 products must be against fp32 ones for "auto" to pick bf16 on a CPU.
+constexpr double kBf16Pays = 1.25;
+
+// Whether a device multiplies bf16 natively, and whether that pays.
 struct Capabilities {
   bool native_bf16 = false;
-  std::string why;  // "this CPU has avx512_bf16", "CUDA compute capability 9.0", ...
+  bool bf16_pays = true;  // false: native, but not kBf16Pays times as fast as fp32 here
+  std::string why;        // "this CPU has avx512_bf16", "CUDA compute capability 9.0", ...
 };
+
+// bf16_pays and why for a CPU with native bf16 products, from the GFLOP/s of one product shape
+// in fp32 and in bf16.
+void judge_bf16_speed(Capabilities& capabilities, double fp32_gflops, double bf16_gflops);
 
 // What this machine offers for `device`.
 Capabilities detect_capabilities(torch::Device device);

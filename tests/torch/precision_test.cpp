@@ -1,6 +1,7 @@
 // bf16 mixed precision: the model's own GRU loop computes what LibTorch's GRUs compute; a bf16
 // training step gives about the loss of an fp32 one and leaves the weights fp32; "auto" picks
-// fp32 without native bf16; checkpoints load in either precision.
+// fp32 without native bf16 or where bf16 products are not fast enough to pay; checkpoints load
+// in either precision.
 
 #include "run/precision.h"
 
@@ -24,8 +25,8 @@ namespace s2s {
 namespace {
 
 TEST(PrecisionTest, AutoIsBf16OnlyWhereItIsNative) {
-  const run::Capabilities native{true, "this CPU has avx512_bf16"};
-  const run::Capabilities none{false, "this CPU has neither avx512_bf16 nor amx_bf16"};
+  const run::Capabilities native{true, true, "this CPU has avx512_bf16"};
+  const run::Capabilities none{false, true, "this CPU has neither avx512_bf16 nor amx_bf16"};
   EXPECT_EQ(run::choose_precision("auto", native).precision, run::Precision::kBf16);
   EXPECT_EQ(run::choose_precision("auto", none).precision, run::Precision::kFp32);
   EXPECT_EQ(run::choose_precision("auto", none).description,
@@ -35,6 +36,30 @@ TEST(PrecisionTest, AutoIsBf16OnlyWhereItIsNative) {
   EXPECT_EQ(forced.precision, run::Precision::kBf16);
   EXPECT_TRUE(forced.emulated);
   EXPECT_FALSE(run::choose_precision("bf16", native).emulated);
+}
+
+// Native bf16 products that are not kBf16Pays times as fast as fp32's (fp32 on AVX-512
+// kernels): auto stays fp32 and says why; asked for, bf16 runs, native, without a warning.
+TEST(PrecisionTest, AutoIsFp32WhereBf16ProductsAreNotFastEnough) {
+  run::Capabilities slow{true, true, "this CPU has avx512_bf16"};
+  run::judge_bf16_speed(slow, /*fp32_gflops=*/300.0, /*bf16_gflops=*/160.0);
+  EXPECT_FALSE(slow.bf16_pays);
+  const auto chosen = run::choose_precision("auto", slow);
+  EXPECT_EQ(chosen.precision, run::Precision::kFp32);
+  EXPECT_EQ(chosen.description,
+            "fp32 (auto: this CPU has avx512_bf16; its products run at 160 GFLOP/s in bf16, 300 "
+            "in fp32: bf16 pays from 1.25x)");
+  const auto asked = run::choose_precision("bf16", slow);
+  EXPECT_EQ(asked.precision, run::Precision::kBf16);
+  EXPECT_FALSE(asked.emulated);
+
+  run::Capabilities fast{true, true, "this CPU has avx512_bf16"};
+  run::judge_bf16_speed(fast, /*fp32_gflops=*/64.0, /*bf16_gflops=*/160.0);  // 2.5x
+  EXPECT_TRUE(fast.bf16_pays);
+  EXPECT_EQ(run::choose_precision("auto", fast).precision, run::Precision::kBf16);
+  run::Capabilities edge{true, true, "this CPU has avx512_bf16"};
+  run::judge_bf16_speed(edge, 100.0, 124.0);  // just below the margin
+  EXPECT_EQ(run::choose_precision("auto", edge).precision, run::Precision::kFp32);
 }
 
 TEST(PrecisionTest, AutocastGuardTurnsBf16OnAndOff) {
