@@ -55,9 +55,9 @@ Capabilities detect_capabilities(torch::Device device) {
 #endif
     return c;
   }
-  const auto flags = " " + util::cpu_flags() + " ";
+  const auto flags = util::cpu_flags();
   for (const char* flag : {"amx_bf16", "avx512_bf16"}) {
-    if (flags.find(std::string(" ") + flag + " ") != std::string::npos) {
+    if (util::has_cpu_flags(flags, {flag})) {
       c.native_bf16 = true;
       c.why = std::string("this CPU has ") + flag;
       static const double fp32 = cpu_product_gflops(torch::kFloat);  // once per process

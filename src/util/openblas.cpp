@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cstdlib>
-#include <initializer_list>
 #include <string_view>
 #include <utility>
 
@@ -33,13 +32,6 @@ int vector_level(std::string_view core) {
   return -1;
 }
 
-bool has_flags(const std::string& flags, std::initializer_list<const char*> wanted) {
-  for (const char* flag : wanted) {
-    if ((" " + flags + " ").find(std::string(" ") + flag + " ") == std::string::npos) return false;
-  }
-  return true;
-}
-
 // openblas_get_corename() of the OpenBLAS this process has loaded (LibTorch's BLAS), "" if none.
 std::string loaded_openblas_core() {
   using CoreName = char* (*)();
@@ -51,10 +43,10 @@ std::string loaded_openblas_core() {
 }  // namespace
 
 std::string openblas_core_for_flags(const std::string& flags) {
-  if (has_flags(flags, {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"})) {
+  if (has_cpu_flags(flags, {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"})) {
     return "SkylakeX";
   }
-  if (has_flags(flags, {"avx2", "fma"})) return "Haswell";
+  if (has_cpu_flags(flags, {"avx2", "fma"})) return "Haswell";
   return "";
 }
 

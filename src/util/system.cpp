@@ -40,6 +40,14 @@ std::string cpu_model() { return cpuinfo_value("model name"); }
 
 std::string cpu_flags() { return cpuinfo_value("flags"); }
 
+bool has_cpu_flags(const std::string& flags, std::initializer_list<const char*> wanted) {
+  const std::string padded = " " + flags + " ";
+  for (const char* flag : wanted) {
+    if (padded.find(std::string(" ") + flag + " ") == std::string::npos) return false;
+  }
+  return true;
+}
+
 std::string loaded_library(const std::string& part) {
   std::ifstream maps("/proc/self/maps");
   std::string line;

@@ -2,6 +2,7 @@
 // What this machine offers: memory, processors.
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace s2s::util {
@@ -16,6 +17,9 @@ std::string cpu_model();
 // "flags" of /proc/cpuinfo's first processor, space-separated ("fpu vme ... avx512_bf16 ..."),
 // "" if unknown.
 std::string cpu_flags();
+
+// True when every one of `wanted` is a whole word of `flags` (as cpu_flags() gives them).
+bool has_cpu_flags(const std::string& flags, std::initializer_list<const char*> wanted);
 
 // The path of the first shared library this process has loaded whose file name contains
 // `part` ("blas": which BLAS LibTorch calls), "" if none.
