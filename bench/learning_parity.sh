@@ -7,7 +7,7 @@
 #
 #   bench/learning_parity.sh [--steps 1000,2000,3000] [--out DIR] [--name NAME]
 #                            [--set key=value]... [--side both|peer|s2s] [--threads 2] [--table]
-#                            [--resume]
+#                            [--resume] [--seed 1]
 #
 # Each side trains once to the last step count: the project keeps a checkpoint at each count
 # (training.keep_step_checkpoints) and translates with each; the peer translates at each count
@@ -17,6 +17,9 @@
 # reused once computed. --table prints the table; --side runs one side only. --resume continues
 # stopped trainings (the peer from its state saved every 100 steps, the project with
 # `s2s train --resume`), so that a long curve can be measured in several sittings.
+# --seed N trains both sides from seed N (rows named VARIANT.seedN; seed 1 keeps the plain
+# names): one seed's BLEU after a few thousand steps moves by about a point with the seed on
+# either side, so the table also gives each variant's mean over the seeds that both sides have.
 #
 # Only the steps matter here, not the time, so the sides may run side by side (one thread
 # each). The peer needs Debian's python3-torch, a measuring tool only (never a dependency).
@@ -24,13 +27,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 steps=1000,2000,3000 out=bench/out/learning_parity name=default kit=../shared/bench s2s=build/s2s
-side=both threads=2 table_only=no resume=no sets=()
+side=both threads=2 seed=1 table_only=no resume=no sets=()
 
 die() { echo "learning_parity: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    --steps | --out | --name | --kit | --s2s | --side | --threads)
+    --steps | --out | --name | --kit | --s2s | --side | --threads | --seed)
       [ $# -ge 2 ] || die "$1 needs a value"
       printf -v "${1#--}" '%s' "$2"
       shift 2
@@ -45,11 +48,15 @@ done
 [[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || die "--name may hold letters, digits, '.', '_' and '-'"
 [[ $side =~ ^(both|peer|s2s)$ ]] || die "--side must be both, peer or s2s"
 [[ $threads =~ ^[1-9][0-9]*$ ]] || die "--threads must be an integer >= 1"
+[[ $seed =~ ^[1-9][0-9]*$ ]] || die "--seed must be an integer >= 1"
+# Seed 1 keeps the names the table has always had; other seeds get their own rows and files.
+suffix="" peer_out=$out
+[ "$seed" = 1 ] || { suffix=.seed$seed; peer_out=$out/peer_seed$seed; }
 IFS=, read -r -a counts <<<"$steps"
 last=${counts[-1]}
 data=$kit/multi30k-tok
 ref=$data/test2016.en
-mkdir -p "$out"
+mkdir -p "$out" "$peer_out"
 results=$out/results.tsv
 [ -f "$results" ] || printf 'side\tvariant\tsteps\tbleu\tchrf\tbp\tsettings\n' > "$results"
 
@@ -71,25 +78,61 @@ PY
 
 print_table() {
   python3 - "$results" <<'PY'
+import re
 import sys
+from statistics import mean
+
 rows = [l.split('\t') for l in open(sys.argv[1]).read().splitlines()[1:]]
-peer = {r[2]: float(r[3]) for r in rows if r[0] == 'peer'}
+if not rows:
+    sys.exit(f'no results yet in {sys.argv[1]}')
+
+
+def split(variant):  # 'defaults.seed3' -> ('defaults', 3); 'defaults' -> ('defaults', 1)
+    m = re.fullmatch(r'(.*)\.seed([0-9]+)', variant)
+    return (m.group(1), int(m.group(2))) if m else (variant, 1)
+
+
+bleu = {(r[0], *split(r[1]), int(r[2])): float(r[3]) for r in rows}
+peer = {(seed, n): b for (side, _, seed, n), b in bleu.items() if side == 'peer'}
 steps = sorted({int(r[2]) for r in rows})
-print('| side | variant | ' + ' | '.join(f'BLEU @{s}' for s in steps) + ' | chrF @' + str(steps[-1]) + ' | settings |')
+head = '| side | variant | ' + ' | '.join(f'BLEU @{s}' for s in steps)
+
+
+def cell(value, base):
+    return f'{value:.2f}' + (f' ({value - base:+.2f})' if base is not None else '')
+
+
+# One row per side and variant; an s2s cell gives its difference from the peer's same seed.
+print(head + ' | chrF @' + str(steps[-1]) + ' | settings |')
 print('| --- | --- | ' + ' | '.join('---:' for _ in steps) + ' | ---: | --- |')
-for key in sorted({(r[0], r[1]) for r in rows}, key=lambda k: (k[0] != 'peer', k[1])):
-    mine = {r[2]: r for r in rows if (r[0], r[1]) == key}
-    cells = []
-    for s in steps:
-        r = mine.get(str(s))
-        if r is None:
-            cells.append('–')
-            continue
-        d = float(r[3]) - peer[str(s)] if key[0] != 'peer' and str(s) in peer else None
-        cells.append(r[3] + (f' ({d:+.2f})' if d is not None else ''))
-    final = mine.get(str(steps[-1]))
+for key in sorted({(r[0], r[1]) for r in rows}, key=lambda k: (k[0] != 'peer', split(k[1]))):
+    mine = {int(r[2]): r for r in rows if (r[0], r[1]) == key}
+    seed = split(key[1])[1]
+    cells = [cell(float(mine[s][3]), peer.get((seed, s)) if key[0] != 'peer' else None)
+             if s in mine else '–' for s in steps]
+    final = mine.get(steps[-1])
     settings = next(iter(mine.values()))[6]
     print(f'| {key[0]} | {key[1]} | ' + ' | '.join(cells) + f" | {final[4] if final else '–'} | {settings} |")
+
+# Means over the seeds that both sides have at each step count (where some variant has more
+# than one): the comparison that one seed's luck does not decide.
+groups = {}
+for (side, base, seed, n), b in bleu.items():
+    if side != 'peer' and (seed, n) in peer:
+        groups.setdefault(base, {}).setdefault(n, {})[seed] = b
+multi = {base: per for base, per in groups.items() if max(len(v) for v in per.values()) > 1}
+if multi:
+    print()
+    print(head + ' | seeds |')
+    print('| --- | --- | ' + ' | '.join('---:' for _ in steps) + ' | --- |')
+    for base, per in sorted(multi.items()):
+        seeds = {s: sorted(per.get(s, {})) for s in steps}
+        peer_mean = {s: mean(peer[(seed, s)] for seed in seeds[s]) for s in steps if seeds[s]}
+        mine = {s: mean(per[s].values()) for s in steps if seeds[s]}
+        names = sorted({','.join(map(str, v)) for v in seeds.values()})
+        names = names[0] if len(names) == 1 else ' / '.join(','.join(map(str, seeds[s])) or '–' for s in steps)
+        print('| peer | fused-output, mean | ' + ' | '.join(f'{peer_mean[s]:.2f}' if s in mine else '–' for s in steps) + f' | {names} |')
+        print(f'| s2s | {base}, mean | ' + ' | '.join(cell(mine[s], peer_mean[s]) if s in mine else '–' for s in steps) + f' | {names} |')
 PY
 }
 
@@ -101,29 +144,30 @@ if [ "$side" != s2s ]; then
   python=/usr/bin/python3
   "$python" -c 'import torch' 2>/dev/null ||
     die "python3-torch is missing: 'sudo apt-get install python3-torch' (a measuring tool only)"
-  echo "[parity] peer, $steps steps" >&2
+  echo "[parity] peer, $steps steps, seed $seed" >&2
   if [ "$resume" = yes ]; then
-    "$python" bench/peer_curve.py --kit "$kit" --steps "$steps" --out "$out" --fused-output \
-      --threads "$threads" --seed 1 --resume >> "$out/peer.jsonl"
+    "$python" bench/peer_curve.py --kit "$kit" --steps "$steps" --out "$peer_out" --fused-output \
+      --threads "$threads" --seed "$seed" --resume >> "$peer_out/peer.jsonl"
   else
-    "$python" bench/peer_curve.py --kit "$kit" --steps "$steps" --out "$out" --fused-output \
-      --threads "$threads" --seed 1 > "$out/peer.jsonl"
+    "$python" bench/peer_curve.py --kit "$kit" --steps "$steps" --out "$peer_out" --fused-output \
+      --threads "$threads" --seed "$seed" > "$peer_out/peer.jsonl"
   fi
   for n in "${counts[@]}"; do
-    score peer fused-output "$n" "$out/peer_$n.hyp" "peer_pytorch.py --fused-output"
+    score peer "fused-output$suffix" "$n" "$peer_out/peer_$n.hyp" "peer_pytorch.py --fused-output --seed $seed"
   done
   [ "$side" = peer ] && { print_table; exit 0; }
 fi
 
+name=$name$suffix
 run=$out/s2s_$name
-echo "[parity] s2s '$name', ${last} steps ${sets[*]:-}" >&2
+echo "[parity] s2s '$name', ${last} steps, seed $seed ${sets[*]:-}" >&2
 fresh=--overwrite
 [ "$resume" = yes ] && [ -f "$run/checkpoints/last.pt" ] && fresh=--resume
 [ "$fresh" = --overwrite ] && : > "$out/s2s_$name.log"
 "$s2s" train -c bench/reference.json --set run_dir="$run" "$fresh" --skip-test \
   --set training.max_steps="$last" --set training.epochs=1000 --set training.validate_every="${counts[0]}" \
   --set training.keep_step_checkpoints=true --set training.log_every=100 \
-  --set training.threads="$threads" "${sets[@]}" \
+  --set training.threads="$threads" --set seed="$seed" "${sets[@]}" \
   >> "$out/s2s_$name.log" 2>&1 || { tail -5 "$out/s2s_$name.log"; exit 1; }
 settings=$(printf '%s ' "${sets[@]}" | sed 's/--set //g; s/ $//')
 for n in "${counts[@]}"; do
