@@ -4,6 +4,9 @@
 # Multi30k de->en, pre-tokenized, embedding 128, hidden 256, dropout 0.5, Adam 1e-3, clip 1,
 # batch 64, greedy decoding. Both sides train for each step count and translate test2016; both
 # hypothesis files are scored by `s2s bleu --tokenize none --chrf`, and the table compares them.
+# A second table gives each side's teacher-forced test loss per target token at each count
+# (`s2s evaluate`'s "loss"; the peer's from bench/peer_curve.py): it moves far less with the
+# seed than one checkpoint's greedy BLEU, so it shows whether the two learn alike per step.
 #
 #   bench/learning_parity.sh [--steps 1000,2000,3000] [--out DIR] [--name NAME]
 #                            [--set key=value]... [--side both|peer|s2s] [--threads 2] [--table]
@@ -58,21 +61,32 @@ data=$kit/multi30k-tok
 ref=$data/test2016.en
 mkdir -p "$out" "$peer_out"
 results=$out/results.tsv
-[ -f "$results" ] || printf 'side\tvariant\tsteps\tbleu\tchrf\tbp\tsettings\n' > "$results"
+[ -f "$results" ] || printf 'side\tvariant\tsteps\tbleu\tchrf\tbp\tsettings\ttest_loss\n' > "$results"
 
-# score SIDE VARIANT STEPS HYP SETTINGS: one row of results.tsv (replacing an older one).
+# score SIDE VARIANT STEPS HYP SETTINGS TEST_LOSS: one row of results.tsv (replacing an older
+# one). TEST_LOSS is the teacher-forced test cross-entropy per target token ("" if unknown).
 score() {
   local json
   json=$("$s2s" bleu --hyp "$4" --ref "$ref" --tokenize none --chrf --json)
   # Sides running at once update the table in turn.
-  flock "$results.lock" python3 - "$results" "$1" "$2" "$3" "$5" "$json" <<'PY'
+  flock "$results.lock" python3 - "$results" "$1" "$2" "$3" "$5" "$6" "$json" <<'PY'
 import json, sys
-path, side, variant, steps, settings, raw = sys.argv[1:]
+path, side, variant, steps, settings, test_loss, raw = sys.argv[1:]
 j = json.loads(raw)
+head = 'side\tvariant\tsteps\tbleu\tchrf\tbp\tsettings\ttest_loss'
 rows = [l for l in open(path).read().splitlines()[1:] if l.split('\t')[:3] != [side, variant, steps]]
 rows.append('\t'.join([side, variant, steps, f"{j['score']:.2f}", f"{j['chrf']['score']:.2f}",
-                       f"{j['bp']:.3f}", settings]))
-open(path, 'w').write('side\tvariant\tsteps\tbleu\tchrf\tbp\tsettings\n' + '\n'.join(rows) + '\n')
+                       f"{j['bp']:.3f}", settings, test_loss]))
+open(path, 'w').write(head + '\n' + '\n'.join(rows) + '\n')
+PY
+}
+
+peer_test_loss() {  # peer_test_loss PEER_JSONL STEPS: the last line for that step count
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(next((f"{l['test_loss']:.4f}" for l in reversed(lines)
+            if l['steps'] == int(sys.argv[2]) and 'test_loss' in l), ''))
 PY
 }
 
@@ -92,47 +106,66 @@ def split(variant):  # 'defaults.seed3' -> ('defaults', 3); 'defaults' -> ('defa
     return (m.group(1), int(m.group(2))) if m else (variant, 1)
 
 
-bleu = {(r[0], *split(r[1]), int(r[2])): float(r[3]) for r in rows}
-peer = {(seed, n): b for (side, _, seed, n), b in bleu.items() if side == 'peer'}
 steps = sorted({int(r[2]) for r in rows})
-head = '| side | variant | ' + ' | '.join(f'BLEU @{s}' for s in steps)
+keys = sorted({(r[0], r[1]) for r in rows}, key=lambda k: (k[0] != 'peer', split(k[1])))
+metrics = {'BLEU': (3, '{:.2f}'), 'test loss': (7, '{:.3f}')}
 
 
-def cell(value, base):
-    return f'{value:.2f}' + (f' ({value - base:+.2f})' if base is not None else '')
+def values(column):  # (side, base variant, seed, steps) -> value, where the row has one
+    return {(r[0], *split(r[1]), int(r[2])): float(r[column]) for r in rows
+            if len(r) > column and r[column] not in ('', '–')}
 
 
-# One row per side and variant; an s2s cell gives its difference from the peer's same seed.
-print(head + ' | chrF @' + str(steps[-1]) + ' | settings |')
-print('| --- | --- | ' + ' | '.join('---:' for _ in steps) + ' | ---: | --- |')
-for key in sorted({(r[0], r[1]) for r in rows}, key=lambda k: (k[0] != 'peer', split(k[1]))):
-    mine = {int(r[2]): r for r in rows if (r[0], r[1]) == key}
-    seed = split(key[1])[1]
-    cells = [cell(float(mine[s][3]), peer.get((seed, s)) if key[0] != 'peer' else None)
-             if s in mine else '–' for s in steps]
-    final = mine.get(steps[-1])
-    settings = next(iter(mine.values()))[6]
-    print(f'| {key[0]} | {key[1]} | ' + ' | '.join(cells) + f" | {final[4] if final else '–'} | {settings} |")
+def cell(fmt, value, base):
+    return fmt.format(value) + (f' ({value - base:+{fmt[2:-1]}})' if base is not None else '')
 
-# Means over the seeds that both sides have at each step count (where some variant has more
-# than one): the comparison that one seed's luck does not decide.
-groups = {}
-for (side, base, seed, n), b in bleu.items():
-    if side != 'peer' and (seed, n) in peer:
-        groups.setdefault(base, {}).setdefault(n, {})[seed] = b
-multi = {base: per for base, per in groups.items() if max(len(v) for v in per.values()) > 1}
-if multi:
+
+def table(name, column, fmt):
+    v = values(column)
+    if not v:
+        return
+    peer = {(seed, n): x for (side, _, seed, n), x in v.items() if side == 'peer'}
+    print('| side | variant | ' + ' | '.join(f'{name} @{s}' for s in steps) +
+          (' | chrF @' + str(steps[-1]) + ' | settings |' if column == 3 else ' |'))
+    print('| --- | --- | ' + ' | '.join('---:' for _ in steps) + (' | ---: | --- |' if column == 3 else ' |'))
+    for side, variant in keys:
+        base, seed = split(variant)
+        cells = [cell(fmt, v[(side, base, seed, s)],
+                      peer.get((seed, s)) if side != 'peer' else None)
+                 if (side, base, seed, s) in v else '–' for s in steps]
+        if all(c == '–' for c in cells):
+            continue
+        extra = ''
+        if column == 3:
+            mine = {int(r[2]): r for r in rows if (r[0], r[1]) == (side, variant)}
+            final = mine.get(steps[-1])
+            extra = f" | {final[4] if final else '–'} | {next(iter(mine.values()))[6]}"
+        print(f'| {side} | {variant} | ' + ' | '.join(cells) + extra + ' |')
     print()
-    print(head + ' | seeds |')
+    # Means over the seeds that both sides have at each step count (where some variant has
+    # more than one): the comparison that one seed's luck does not decide.
+    groups = {}
+    for (side, base, seed, n), x in v.items():
+        if side != 'peer' and (seed, n) in peer:
+            groups.setdefault(base, {}).setdefault(n, {})[seed] = x
+    multi = {b: per for b, per in groups.items() if max(len(x) for x in per.values()) > 1}
+    if not multi:
+        return
+    print('| side | variant | ' + ' | '.join(f'{name} @{s}' for s in steps) + ' | seeds |')
     print('| --- | --- | ' + ' | '.join('---:' for _ in steps) + ' | --- |')
     for base, per in sorted(multi.items()):
         seeds = {s: sorted(per.get(s, {})) for s in steps}
         peer_mean = {s: mean(peer[(seed, s)] for seed in seeds[s]) for s in steps if seeds[s]}
         mine = {s: mean(per[s].values()) for s in steps if seeds[s]}
-        names = sorted({','.join(map(str, v)) for v in seeds.values()})
+        names = sorted({','.join(map(str, x)) for x in seeds.values()})
         names = names[0] if len(names) == 1 else ' / '.join(','.join(map(str, seeds[s])) or '–' for s in steps)
-        print('| peer | fused-output, mean | ' + ' | '.join(f'{peer_mean[s]:.2f}' if s in mine else '–' for s in steps) + f' | {names} |')
-        print(f'| s2s | {base}, mean | ' + ' | '.join(cell(mine[s], peer_mean[s]) if s in mine else '–' for s in steps) + f' | {names} |')
+        print('| peer | fused-output, mean | ' + ' | '.join(fmt.format(peer_mean[s]) if s in mine else '–' for s in steps) + f' | {names} |')
+        print(f'| s2s | {base}, mean | ' + ' | '.join(cell(fmt, mine[s], peer_mean[s]) if s in mine else '–' for s in steps) + f' | {names} |')
+    print()
+
+
+for name, (column, fmt) in metrics.items():
+    table(name, column, fmt)
 PY
 }
 
@@ -153,7 +186,8 @@ if [ "$side" != s2s ]; then
       --threads "$threads" --seed "$seed" > "$peer_out/peer.jsonl"
   fi
   for n in "${counts[@]}"; do
-    score peer "fused-output$suffix" "$n" "$peer_out/peer_$n.hyp" "peer_pytorch.py --fused-output --seed $seed"
+    score peer "fused-output$suffix" "$n" "$peer_out/peer_$n.hyp" \
+      "peer_pytorch.py --fused-output --seed $seed" "$(peer_test_loss "$peer_out/peer.jsonl" "$n")"
   done
   [ "$side" = peer ] && { print_table; exit 0; }
 fi
@@ -175,6 +209,8 @@ for n in "${counts[@]}"; do
     die "no checkpoint at step $n: the step counts must be multiples of the first"
   "$s2s" evaluate --run "$run" --checkpoint "step_$n" --split test > /dev/null 2>&1
   cp "$run/evaluations/test.step_$n.greedy.hyp" "$out/s2s_${name}_$n.hyp"
-  score s2s "$name" "$n" "$out/s2s_${name}_$n.hyp" "${settings:-reference.json}"
+  score s2s "$name" "$n" "$out/s2s_${name}_$n.hyp" "${settings:-reference.json}" \
+    "$(python3 -c 'import json, sys; print(f"{json.load(open(sys.argv[1]))["loss"]:.4f}")' \
+      "$run/evaluations/test.step_$n.greedy.scores.json")"
 done
 print_table

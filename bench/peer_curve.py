@@ -8,7 +8,8 @@ touches neither the batch order nor the weights, so the file for N steps is what
   /usr/bin/python3 bench/peer_curve.py --kit ../shared/bench --steps 1000,2000,3000 \
       --out DIR [--fused-output] [--threads 2] [--seed 1] [--resume]
 
-Writes DIR/peer_N.hyp and prints one JSON object per step count. Every 100 steps
+Writes DIR/peer_N.hyp and prints one JSON object per step count: the mean training loss so far
+and the teacher-forced test loss per target token (what `s2s evaluate` reports as "loss"). Every 100 steps
 (--save-every) it saves DIR/peer_state.pt (weights, Adam state, both random generators, the
 place in the epoch), so that --resume continues a stopped training where it was saved, drawing
 the same batches and dropout masks as an uninterrupted one. A measuring tool only.
@@ -53,6 +54,7 @@ def main():
     model = peer.Seq2Seq(len(src_itos), len(tgt_itos), emb, hid, dropout)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     test = [peer.encode(s, src_stoi, max_len) for s in peer.read_lines(f"{data}/test2016.de")]
+    test_tgt = [peer.encode(t, tgt_stoi, max_len) for t in peer.read_lines(f"{data}/test2016.en")]
 
     def translate(path):
         model.eval()
@@ -70,6 +72,24 @@ def main():
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(hyps) + "\n")
         model.train()
+
+    @torch.no_grad()
+    def test_loss():
+        # Teacher-forced cross-entropy per target token (</s> included, pads not) over the test
+        # set, in eval mode: the quantity `s2s evaluate` reports as "loss". It draws no random
+        # numbers either, so it leaves the training as it was.
+        model.eval()
+        total, tokens = 0.0, 0
+        for i in range(0, len(test), batch):
+            src = peer.pad_batch(test[i : i + batch])
+            tgt = peer.pad_batch([[peer.BOS] + t for t in test_tgt[i : i + batch]])
+            logits = model(src, tgt[:, :-1], args.fused_output)
+            gold = tgt[:, 1:]
+            total += float(F.cross_entropy(logits.float().reshape(-1, logits.size(-1)),
+                                           gold.reshape(-1), ignore_index=peer.PAD, reduction="sum"))
+            tokens += int((gold != peer.PAD).sum())
+        model.train()
+        return total / tokens
 
     state_path = f"{args.out}/peer_state.pt"
     what = {"steps": args.steps, "fused_output": args.fused_output, "seed": args.seed}
@@ -113,6 +133,7 @@ def main():
             if steps in counts:
                 translate(f"{args.out}/peer_{steps}.hyp")
                 print(json.dumps({"steps": steps, "mean_loss": round(loss_sum / steps, 4),
+                                  "test_loss": round(test_loss(), 4),
                                   "seconds": round(time.perf_counter() - t0, 1)}), flush=True)
             if steps % args.save_every == 0:  # progress on stderr; stdout: only the JSON lines
                 save(epoch_rng, k + 1)
