@@ -210,7 +210,7 @@ for n in "${counts[@]}"; do
   "$s2s" evaluate --run "$run" --checkpoint "step_$n" --split test > /dev/null 2>&1
   cp "$run/evaluations/test.step_$n.greedy.hyp" "$out/s2s_${name}_$n.hyp"
   score s2s "$name" "$n" "$out/s2s_${name}_$n.hyp" "${settings:-reference.json}" \
-    "$(python3 -c 'import json, sys; print(f"{json.load(open(sys.argv[1]))["loss"]:.4f}")' \
+    "$(python3 -c 'import json, sys; print("%.4f" % json.load(open(sys.argv[1]))["loss"])' \
       "$run/evaluations/test.step_$n.greedy.scores.json")"
 done
 print_table
