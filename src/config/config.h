@@ -268,14 +268,15 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("epochs", c.epochs, "passes over the training data");
   v("max_steps", c.max_steps, "stop after this many updates; 0 = no step limit");
   v("lr_schedule", c.lr_schedule,
-    "\"constant\", \"plateau\" (reduce on plateau) or \"inverse_sqrt\" (lr * sqrt(warmup_steps / "
-    "step) after the warm-up)");
+    "\"constant\", \"plateau\" (reduce on plateau), \"inverse_sqrt\" (lr * sqrt(warmup_steps / "
+    "step) after the warm-up) or \"cosine\" (from lr after the warm-up down to min_lr at the "
+    "last planned update)");
   v("warmup_steps", c.warmup_steps,
     "raise the learning rate linearly from lr / warmup_steps over this many updates (any "
     "schedule; inverse_sqrt needs it); 0 = none");
   v("lr_decay", c.lr_decay, "plateau: multiply the learning rate by this");
   v("lr_patience", c.lr_patience, "plateau: validations without improvement before decay");
-  v("min_lr", c.min_lr, "plateau: never below this");
+  v("min_lr", c.min_lr, "plateau: never below this; cosine: the rate of the last update");
   v("validate_every", c.validate_every, "validate every N steps; 0 = at the end of each epoch");
   v("log_every", c.log_every, "log training loss every N steps");
   v("checkpoint_every", c.checkpoint_every, "also save last.pt every N steps; 0 = off");

@@ -128,7 +128,8 @@ void validate_training(const TrainingConfig& t) {
   require(t.bucket_batches >= 0, "training.bucket_batches", "must be >= 0", t.bucket_batches);
   require(t.epochs >= 1, "training.epochs", "must be >= 1", t.epochs);
   require(t.max_steps >= 0, "training.max_steps", "must be >= 0 (0 = no limit)", t.max_steps);
-  require_choice("training.lr_schedule", t.lr_schedule, {"constant", "plateau", "inverse_sqrt"});
+  require_choice("training.lr_schedule", t.lr_schedule,
+                 {"constant", "plateau", "inverse_sqrt", "cosine"});
   require(t.warmup_steps >= 0, "training.warmup_steps", "must be >= 0 (0 = no warm-up)",
           t.warmup_steps);
   require(t.lr_schedule != "inverse_sqrt" || t.warmup_steps >= 1, "training.warmup_steps",

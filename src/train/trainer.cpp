@@ -179,9 +179,10 @@ void Trainer::build_model() {
     }
     last_saved_step_ = state_.step;
   }
+  planned_steps_ = count_planned_steps();
   // The rate of the last update (or of the first, before any): what the logs show.
   lr_ = scheduled_learning_rate(config_.training, std::max<int64_t>(state_.step - 1, 0),
-                                state_.learning_rate);
+                                planned_steps_, state_.learning_rate);
   set_learning_rate(*optimizer_, lr_);
   summary_.parameters = model::count_parameters(*model_);
   util::logger("model")->info("{} parameters, scorer {}, decoder {}, device {}",
@@ -219,7 +220,7 @@ void Trainer::start_run() {
 
 TrainSummary Trainer::train() {
   const util::InterruptGuard interrupts;  // SIGINT/SIGTERM: finish the step, save, exit
-  progress_ = std::make_unique<util::ProgressBar>(planned_steps());
+  progress_ = std::make_unique<util::ProgressBar>(planned_steps_);
   train_start_ = interval_start_ = last_log_ = Clock::now();
   start_step_ = state_.step;
   start_elapsed_ = state_.elapsed_s;
@@ -278,7 +279,9 @@ bool Trainer::should_stop() const {
   return stop_ || state_.epoch >= t.epochs || (t.max_steps > 0 && state_.step >= t.max_steps);
 }
 
-int64_t Trainer::planned_steps() const {
+// Epochs times the first epoch's batches (token batches vary a little between epochs), capped
+// by max_steps: the ETA's total and the cosine schedule's end.
+int64_t Trainer::count_planned_steps() const {
   const auto per_epoch = static_cast<int64_t>(data_.batcher->epoch_batches(0).size());
   const int64_t by_epochs = per_epoch * config_.training.epochs;
   const int64_t max_steps = config_.training.max_steps;
@@ -286,7 +289,8 @@ int64_t Trainer::planned_steps() const {
 }
 
 std::pair<double, int64_t> Trainer::train_step(const run::Batch& batch) {
-  lr_ = scheduled_learning_rate(config_.training, state_.step, state_.learning_rate);
+  lr_ =
+      scheduled_learning_rate(config_.training, state_.step, planned_steps_, state_.learning_rate);
   set_learning_rate(*optimizer_, lr_);
   const StepResult r =
       (*step_)(model_, *optimizer_, batch, state_.reinforce, util::InterruptGuard::pending());
@@ -384,7 +388,7 @@ void Trainer::end_of_step(double loss, int64_t tokens) {
     return;
   }
   progress_->clear();
-  const int64_t done = state_.step - start_step_, total = planned_steps();
+  const int64_t done = state_.step - start_step_, total = planned_steps_;
   const double eta = seconds_since(train_start_) / static_cast<double>(std::max<int64_t>(done, 1)) *
                      static_cast<double>(std::max<int64_t>(total - state_.step, 0));
   util::logger("train")->info(

@@ -89,7 +89,7 @@ class Trainer {
   int64_t display_epoch() const;
   double elapsed_s() const;  // training seconds, those of earlier runs of a resumed run included
   bool should_stop() const;
-  int64_t planned_steps() const;
+  int64_t count_planned_steps() const;
 
   config::Config config_;
   TrainOptions options_;
@@ -115,6 +115,7 @@ class Trainer {
   int64_t last_saved_step_ = -1;  // the step of checkpoints/last.pt
   int64_t pending_step_ = -1;     // the step of checkpoints/pending.pt, -1 if none
   int64_t start_step_ = 0;        // the step this run began at (> 0 when resumed)
+  int64_t planned_steps_ = 0;     // updates the run plans to make in all (count_planned_steps)
   double start_elapsed_ = 0.0;    // training seconds before this run (resumed runs)
   // Running means since the last log line.
   double interval_loss_ = 0.0;
