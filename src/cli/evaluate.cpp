@@ -1,5 +1,7 @@
 #include "cli/evaluate.h"
 
+#include <spdlog/fmt/fmt.h>
+
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -24,13 +26,14 @@ namespace {
 
 using eval::SplitScores;
 
-nlohmann::ordered_json scores_json(const EvaluateArgs& args, const eval::Split& split, int64_t beam,
-                                   const SplitScores& s) {
+nlohmann::ordered_json scores_json(const EvaluateArgs& args, const eval::Split& split,
+                                   const eval::SearchOptions& search, const SplitScores& s) {
   nlohmann::ordered_json j;
   j["split"] = split.name;
   j["corpus"] = split.description;
   j["checkpoint"] = args.checkpoint;
-  j["decode"] = eval::decode_name(beam);
+  j["decode"] = eval::decode_name(search.beam_size);
+  if (search.beam_size > 1) j["length_penalty"] = search.length_penalty;
   j["sentences"] = split.corpus.size();
   j["bleu"] = {
       {"score", s.bleu.score},   {"signature", s.bleu.signature()}, {"counts", s.bleu.counts},
@@ -72,14 +75,16 @@ void setup_evaluate(CLI::App& app) {
   sub->add_flag("--json", args->json, "Print the scores as JSON instead of text");
   sub->add_option("--out", args->out,
                   "Write PREFIX.hyp and PREFIX.scores.json (default: "
-                  "<run>/evaluations/<split>.<checkpoint>.<greedy|beamK>)");
+                  "<run>/evaluations/<split>.<checkpoint>.<greedy|beamK[.lpA]>)");
   sub->callback([args] { run_evaluate(*args); });
 }
 
 std::string evaluation_prefix(const std::string& run, const std::string& split,
-                              const std::string& checkpoint, int64_t beam) {
-  return run + "/evaluations/" + split + "." + checkpoint + "." +
-         (beam <= 1 ? std::string("greedy") : "beam" + std::to_string(beam));
+                              const std::string& checkpoint, int64_t beam, double length_penalty) {
+  std::string prefix = run + "/evaluations/" + split + "." + checkpoint + "." +
+                       (beam <= 1 ? std::string("greedy") : "beam" + std::to_string(beam));
+  if (beam > 1 && length_penalty >= 0) prefix += fmt::format(".lp{:g}", length_penalty);
+  return prefix;
 }
 
 EvaluateResult run_evaluate(const EvaluateArgs& args) {
@@ -99,11 +104,17 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   const SplitScores scores = eval::score_split(run, split, hyps);
 
   const int64_t beam = translate.search.beam_size;
-  const auto prefix =
-      args.out.empty() ? evaluation_prefix(args.run, split.name, args.checkpoint, beam) : args.out;
+  // A length penalty other than the run's is named in the file name, so that it replaces no
+  // evaluation made with the run's own.
+  const double run_penalty = run.config.evaluation.length_penalty;
+  const double named_penalty =
+      args.length_penalty >= 0 && args.length_penalty != run_penalty ? args.length_penalty : -1.0;
+  const auto prefix = args.out.empty() ? evaluation_prefix(args.run, split.name, args.checkpoint,
+                                                           beam, named_penalty)
+                                       : args.out;
   EvaluateResult r{prefix + ".hyp", prefix + ".scores.json", scores.bleu.score, scores.chrf.score,
                    eval::decode_name(beam)};
-  const auto json = scores_json(args, split, beam, scores);
+  const auto json = scores_json(args, split, translate.search, scores);
   const auto folder = std::filesystem::path(prefix).parent_path();
   if (!folder.empty()) std::filesystem::create_directories(folder);
   for (const auto& path : {r.hyp_path, r.scores_path}) {

@@ -3,9 +3,9 @@
 // reports BLEU with its sacreBLEU signature, chrF, teacher-forced loss and perplexity, and, for a
 // model with attention, the mean attention entropy and (with gold alignments) the AER.
 // Writes PREFIX.hyp and PREFIX.scores.json, PREFIX named after what produced them,
-// <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>, or given with --out: an evaluation
-// never replaces the results `train` wrote (<run>/test.hyp, test.scores.json), nor one made
-// with other settings.
+// <run>/evaluations/<split>.<checkpoint>.<greedy|beamK[.lpA]> (.lpA: a --length-penalty other
+// than the run's), or given with --out: an evaluation never replaces the results `train` wrote
+// (<run>/test.hyp, test.scores.json), nor one made with other settings.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -33,8 +33,9 @@ void setup_evaluate(CLI::App& app);
 
 EvaluateResult run_evaluate(const EvaluateArgs& args);
 
-// <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>
+// <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>, with .lpA appended for beam search
+// when length_penalty >= 0 (the caller passes one only when it differs from the run's).
 std::string evaluation_prefix(const std::string& run, const std::string& split,
-                              const std::string& checkpoint, int64_t beam);
+                              const std::string& checkpoint, int64_t beam, double length_penalty);
 
 }  // namespace s2s::cli

@@ -1,7 +1,11 @@
 #include "cli/verbs.h"
 
+#include <spdlog/fmt/fmt.h>
+
 #include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 
 #include "cli/attention.h"
 #include "cli/average.h"
@@ -49,6 +53,21 @@ CLI::Validator integer_in(int64_t min, int64_t max) {
       "INT " + rule);
 }
 
+CLI::Validator number_at_least(double min) {
+  const std::string rule = fmt::format(">= {:g}", min);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) ||
+            value < min) {
+          return "must be a number " + rule + ", got '" + text + "'";
+        }
+        return "";
+      },
+      "NUMBER " + rule);
+}
+
 void add_run_options(CLI::App* sub, RunArgs& args) {
   sub->add_option("--run", args.run, "Run directory")->required();
   sub->add_option("--checkpoint", args.checkpoint,
@@ -66,6 +85,10 @@ void add_run_options(CLI::App* sub, RunArgs& args) {
       ->capture_default_str();
   sub->add_option("--beam", args.beam, "Beam size (default: the run's evaluation.beam_size)")
       ->check(integer_in(1, config::kMaxBeamSize));
+  sub->add_option("--length-penalty", args.length_penalty,
+                  "Beam search's GNMT length penalty alpha, >= 0 (default: the run's "
+                  "evaluation.length_penalty)")
+      ->check(number_at_least(0.0));
 }
 
 void add_split_option(CLI::App* sub, std::string& split) {
@@ -77,6 +100,7 @@ void add_split_option(CLI::App* sub, std::string& split) {
 eval::TranslateOptions decode_options(const run::LoadedRun& run, const RunArgs& args) {
   auto options = eval::translate_options(run.config.evaluation);
   if (args.beam > 0) options.search.beam_size = args.beam;
+  if (args.length_penalty >= 0) options.search.length_penalty = args.length_penalty;
   options.precision = run.precision.precision;
   return options;
 }

@@ -18,20 +18,24 @@ void setup_verbs(CLI::App& app);
 // Checks that an option's text is an integer in [min, max]: "--beam must be an integer >= 1,
 // got 'five'" instead of CLI11's range message.
 CLI::Validator integer_in(int64_t min, int64_t max = INT64_MAX);
+// The same for a finite number >= min: "--length-penalty must be a number >= 0, got '-1'".
+CLI::Validator number_at_least(double min);
 
 // What the verbs that decode with a trained run (evaluate, translate, attention) share.
 struct RunArgs {
   std::string run;                  // run directory
   std::string checkpoint = "best";  // "best", "last", "step_N" or an average's name
   int64_t beam = 0;                 // beam size; 0 = the run's evaluation.beam_size
+  double length_penalty = -1.0;     // GNMT alpha; < 0 = the run's evaluation.length_penalty
 };
 
-// Registers --run, --checkpoint and --beam on `sub`.
+// Registers --run, --checkpoint, --beam and --length-penalty on `sub`.
 void add_run_options(CLI::App* sub, RunArgs& args);
 // Registers --split ("test" or "valid") on `sub`.
 void add_split_option(CLI::App* sub, std::string& split);
 
-// The run's evaluation settings, with the beam size of --beam when given.
+// The run's evaluation settings, with the beam size of --beam and the length penalty of
+// --length-penalty when given.
 eval::TranslateOptions decode_options(const run::LoadedRun& run, const RunArgs& args);
 
 }  // namespace s2s::cli

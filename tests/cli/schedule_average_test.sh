@@ -1,26 +1,39 @@
 #!/usr/bin/env bash
-# The learning-rate warm-up and inverse square root schedule as training applies them (the
-# rates metrics.jsonl logs), and `s2s average` on the step checkpoints of a real run: the
-# average is written, decoded with --checkpoint, and bad requests are one line that write nothing.
+# The learning-rate warm-up, inverse square root and cosine schedules as training applies them
+# (the rates metrics.jsonl logs), `s2s average` on the step checkpoints of a real run (the
+# average is written and decoded with --checkpoint), evaluate's --length-penalty, and bad
+# requests are one line that write nothing.
 # Usage: schedule_average_test.sh S2S_BINARY WORK_DIR   (run from the repository root)
 set -euo pipefail
 s2s=$1 work=$2
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 run=$work/run
+logged_rates() {  # logged_rates RUN_DIR: "STEP LR" for each training line of metrics.jsonl
+  python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "train": print(e["step"], "%.6f" % e["lr"])' "$1/metrics.jsonl"
+}
 
 "$s2s" train -c tests/cli/fixtures/tiny.json --set run_dir="$run" --set training.learning_rate=0.004 \
   --set training.lr_schedule=inverse_sqrt --set training.warmup_steps=2 --set training.log_every=1 \
   --set training.max_steps=8 --set training.validate_every=2 --set training.keep_step_checkpoints=true \
   --skip-test > "$work/train.log" 2>&1 || { tail -5 "$work/train.log"; fail "train"; }
 # lr of update n (1-based): 0.004 * n / 2 while n < 2, then 0.004 * sqrt(2 / n).
-rates=$(python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    e = json.loads(line)
-    if e.get("event") == "train": print(e["step"], "%.6f" % e["lr"])' "$run/metrics.jsonl")
+rates=$(logged_rates "$run")
 expected=$'1 0.002000\n2 0.004000\n3 0.003266\n4 0.002828\n5 0.002530\n6 0.002309\n7 0.002138\n8 0.002000'
 [ "$rates" = "$expected" ] || fail "learning rates: got"$'\n'"$rates"
+
+# Cosine over the 4 planned updates, no warm-up, down to min_lr 0:
+# 0.004 * (1 + cos(pi * n / 4)) / 2 for n = 1..4.
+"$s2s" train -c tests/cli/fixtures/tiny.json --set run_dir="$work/cosine" --set training.learning_rate=0.004 \
+  --set training.lr_schedule=cosine --set training.min_lr=0 --set training.log_every=1 \
+  --set training.max_steps=4 --skip-test > "$work/cosine.log" 2>&1 || { tail -5 "$work/cosine.log"; fail "train cosine"; }
+rates=$(logged_rates "$work/cosine")
+expected=$'1 0.003414\n2 0.002000\n3 0.000586\n4 0.000000'
+[ "$rates" = "$expected" ] || fail "cosine learning rates: got"$'\n'"$rates"
 
 "$s2s" average --run "$run" --last 3 > "$work/avg.out" 2>&1 || { cat "$work/avg.out"; fail "average"; }
 grep -q "averaged step_4, step_6, step_8 into $run/checkpoints/average.pt" "$work/avg.out" ||
@@ -28,6 +41,9 @@ grep -q "averaged step_4, step_6, step_8 into $run/checkpoints/average.pt" "$wor
 grep -q '"checkpoints/average.pt"' "$run/manifest.json" || fail "the average is not in the manifest"
 "$s2s" evaluate --run "$run" --checkpoint average > "$work/eval.out" 2>&1 || { cat "$work/eval.out"; fail "evaluate the average"; }
 [ -s "$run/evaluations/test.average.greedy.hyp" ] || fail "no hypotheses of the average"
+# Another length penalty than the run's is its own evaluation, and its scores say which.
+"$s2s" evaluate --run "$run" --beam 2 --length-penalty 1.5 > "$work/lp.out" 2>&1 || { cat "$work/lp.out"; fail "evaluate --length-penalty"; }
+grep -q '"length_penalty": 1.5' "$run/evaluations/test.best.beam2.lp1.5.scores.json" || fail "no beam2.lp1.5 scores"
 "$s2s" average --run "$run" --checkpoints step_2,step_8 --out ends > /dev/null 2>&1 || fail "average --checkpoints"
 [ -s "$run/checkpoints/ends.pt" ] || fail "no checkpoints/ends.pt"
 
@@ -44,6 +60,7 @@ expect_error ".*/checkpoints/average.pt: exists; choose another --out or add --o
 expect_error "--out 'best' is a checkpoint training writes" average --run "$run" --out best
 expect_error ".*step_5.pt: checkpoint not found" average --run "$run" --checkpoints step_4,step_5 --out x
 expect_error "--last must be an integer >= 2, got '1'" average --run "$run" --last 1
+expect_error "--length-penalty must be a number >= 0, got '-1'" evaluate --run "$run" --beam 2 --length-penalty -1
 expect_error "training.warmup_steps must be >= 1 with lr_schedule \"inverse_sqrt\"" train \
   -c tests/cli/fixtures/tiny.json --set run_dir="$work/bad" --set training.lr_schedule=inverse_sqrt
 [ "$(ls "$run/checkpoints")" = "$before" ] || fail "a refused average changed the checkpoints"

@@ -111,6 +111,30 @@ TEST_F(EvalVerbsTest, EvaluateWritesHypothesesAndScores) {
   EXPECT_LE(saved["aer"].get<double>(), 1.0);
 }
 
+TEST_F(EvalVerbsTest, AnotherLengthPenaltyIsNamedAndReplacesNothing) {
+  EvaluateArgs options;
+  options.run = make_run("additive");
+  options.beam = 2;
+  options.json = true;
+  const auto evaluations = dir_ / "run" / "evaluations";
+  testing::internal::CaptureStdout();
+  run_evaluate(options);  // the run's own penalty (evaluation.length_penalty 0.6)
+  options.length_penalty = 1.5;
+  const auto r = run_evaluate(options);
+  testing::internal::GetCapturedStdout();
+  EXPECT_EQ(r.scores_path, (evaluations / "test.best.beam2.lp1.5.scores.json").string());
+  const auto run_own = nlohmann::json::parse(read((evaluations / "test.best.beam2.scores.json")));
+  const auto other = nlohmann::json::parse(read(r.scores_path));
+  EXPECT_DOUBLE_EQ(run_own["length_penalty"].get<double>(), 0.6);
+  EXPECT_DOUBLE_EQ(other["length_penalty"].get<double>(), 1.5);
+  // The run's own value given explicitly is the run's evaluation: the plain name.
+  options.length_penalty = 0.6;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(run_evaluate(options).scores_path,
+            (evaluations / "test.best.beam2.scores.json").string());
+  testing::internal::GetCapturedStdout();
+}
+
 TEST_F(EvalVerbsTest, EvaluateTextWithoutAttention) {
   EvaluateArgs options;
   options.run = make_run("none");
