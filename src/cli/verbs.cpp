@@ -57,8 +57,8 @@ CLI::Validator number_at_least(double min) {
   const std::string rule = fmt::format(">= {:g}", min);
   return CLI::Validator(
       [=](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+        char* end = nullptr;  // strtod of "" parses nothing: end stays at the start
+        const double value = std::strtod(text.c_str(), &end);
         if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) ||
             value < min) {
           return "must be a number " + rule + ", got '" + text + "'";
