@@ -32,6 +32,7 @@ const char* const kResumable[] = {
     "training.checkpoint_every",
     "training.checkpoint_every_minutes",
     "training.keep_step_checkpoints",
+    "training.average_last",
     "training.patience",
     "training.num_samples",
     "training.threads",

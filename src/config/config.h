@@ -118,6 +118,7 @@ struct TrainingConfig {
   int64_t checkpoint_every = 0;
   double checkpoint_every_minutes = 10;
   bool keep_step_checkpoints = false;
+  int64_t average_last = 0;
   std::string early_stopping_metric = "bleu";
   int64_t patience = 0;
   int64_t num_samples = 3;
@@ -284,6 +285,9 @@ void visit_fields(V& v, TrainingConfig& c) {
     "also save last.pt every N minutes; 0 = off");
   v("keep_step_checkpoints", c.keep_step_checkpoints,
     "also keep checkpoints/step_<N>.pt of each validation");
+  v("average_last", c.average_last,
+    "at the end, average the newest N step checkpoints into checkpoints/average_last.pt and "
+    "decode the test split with it (needs keep_step_checkpoints); 0 = off");
   v("early_stopping_metric", c.early_stopping_metric, "\"bleu\", \"loss\" or \"ppl\"");
   v("patience", c.patience, "stop after N validations without improvement; 0 = off");
   v("num_samples", c.num_samples, "sample translations printed at each validation");

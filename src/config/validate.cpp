@@ -144,6 +144,10 @@ void validate_training(const TrainingConfig& t) {
           t.checkpoint_every);
   require(t.checkpoint_every_minutes >= 0, "training.checkpoint_every_minutes",
           "must be >= 0 (0 = off)", t.checkpoint_every_minutes);
+  require(t.average_last == 0 || t.average_last >= 2, "training.average_last",
+          "must be 0 (off) or >= 2", t.average_last);
+  require(t.average_last == 0 || t.keep_step_checkpoints, "training.average_last",
+          "needs training.keep_step_checkpoints = true", t.average_last);
   require_choice("training.early_stopping_metric", t.early_stopping_metric,
                  {"bleu", "loss", "ppl"});
   require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);

@@ -56,7 +56,8 @@ std::string average_name_problem(const std::string& name) {
   if (!is_checkpoint_name(name)) {
     return "may hold letters, digits, '_' and '-' only, got '" + name + "'";
   }
-  if (name == "best" || name == "last" || name == "pending" || step_of(name) >= 0) {
+  if (name == "best" || name == "last" || name == "pending" || name == kTrainingAverage ||
+      step_of(name) >= 0) {
     return "'" + name + "' is a checkpoint training writes; choose another name";
   }
   return "";
@@ -73,15 +74,13 @@ std::string average_output(const std::string& run_dir, const std::string& out, b
   return path;
 }
 
-AverageResult average_checkpoints(const std::string& run_dir, const std::vector<std::string>& names,
-                                  const std::string& out, bool overwrite) {
-  if (names.size() < 2) throw UserError("averaging needs at least 2 checkpoints");
-  std::set<std::string> seen;
-  for (const auto& name : names) {
-    if (!seen.insert(name).second) throw UserError("checkpoint '" + name + "' is named twice");
-  }
+namespace {
+
+// Writes the mean of the weights of `names` to `path` (a checkpoint of the run) and records it.
+AverageResult write_average(const std::string& run_dir, const std::vector<std::string>& names,
+                            const std::string& path) {
   const RunPaths paths(run_dir);
-  AverageResult result{average_output(run_dir, out, overwrite), 0};
+  AverageResult result{path, 0};
   auto run = load_run(run_dir, names.front());
   const auto signature = run_signature(run);
   torch::NoGradGuard no_grad;
@@ -107,6 +106,26 @@ AverageResult average_checkpoints(const std::string& run_dir, const std::vector<
   record_files(run_dir, {paths.relative(result.path)});
   result.step = newest.step;
   return result;
+}
+
+}  // namespace
+
+AverageResult average_checkpoints(const std::string& run_dir, const std::vector<std::string>& names,
+                                  const std::string& out, bool overwrite) {
+  if (names.size() < 2) throw UserError("averaging needs at least 2 checkpoints");
+  std::set<std::string> seen;
+  for (const auto& name : names) {
+    if (!seen.insert(name).second) throw UserError("checkpoint '" + name + "' is named twice");
+  }
+  return write_average(run_dir, names, average_output(run_dir, out, overwrite));
+}
+
+std::vector<std::string> average_last_steps(const std::string& run_dir, int64_t k) {
+  auto names = step_checkpoints(run_dir);
+  if (static_cast<int64_t>(names.size()) > k) names.erase(names.begin(), names.end() - k);
+  if (names.size() < 2) return {};
+  write_average(run_dir, names, RunPaths(run_dir).checkpoint(kTrainingAverage));
+  return names;
 }
 
 }  // namespace s2s::run

@@ -19,8 +19,11 @@ std::vector<std::string> step_checkpoints(const std::string& run_dir);
 // step_N and the names of averages).
 bool is_checkpoint_name(const std::string& name);
 
+// The average training writes at its end (training.average_last).
+inline constexpr const char* kTrainingAverage = "average_last";
+
 // A name `s2s average` may write: letters, digits, '_' and '-', and none of the names training
-// writes (best, last, pending, step_N). Returns why not, or "".
+// writes (best, last, pending, step_N, average_last). Returns why not, or "".
 std::string average_name_problem(const std::string& name);
 
 // checkpoints/<out>.pt of the run, after the checks of average_checkpoints on the name and an
@@ -40,5 +43,10 @@ struct AverageResult {
 // name average_name_problem rejects and for a checkpoint named twice.
 AverageResult average_checkpoints(const std::string& run_dir, const std::vector<std::string>& names,
                                   const std::string& out, bool overwrite);
+
+// training.average_last = k: averages the newest min(k, available) step checkpoints into
+// checkpoints/average_last.pt, replacing the one an earlier training of the run wrote. Returns
+// the names averaged, oldest first; none, and nothing written, when the run has fewer than 2.
+std::vector<std::string> average_last_steps(const std::string& run_dir, int64_t k);
 
 }  // namespace s2s::run

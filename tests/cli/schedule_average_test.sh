@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The learning-rate warm-up, inverse square root and cosine schedules as training applies them
 # (the rates metrics.jsonl logs), `s2s average` on the step checkpoints of a real run (the
-# average is written and decoded with --checkpoint), evaluate's --length-penalty, and bad
+# average is written and decoded with --checkpoint), training.average_last, evaluate's
+# --length-penalty, and bad
 # requests are one line that write nothing.
 # Usage: schedule_average_test.sh S2S_BINARY WORK_DIR   (run from the repository root)
 set -euo pipefail
@@ -47,6 +48,17 @@ grep -q '"length_penalty": 1.5' "$run/evaluations/test.best.beam2.lp1.5.scores.j
 "$s2s" average --run "$run" --checkpoints step_2,step_8 --out ends > /dev/null 2>&1 || fail "average --checkpoints"
 [ -s "$run/checkpoints/ends.pt" ] || fail "no checkpoints/ends.pt"
 
+# training.average_last: the end of training averages the newest step checkpoints and decodes
+# the test split with the average.
+"$s2s" train -c tests/cli/fixtures/tiny.json --set run_dir="$work/avglast" --set training.max_steps=6 \
+  --set training.validate_every=2 --set training.keep_step_checkpoints=true \
+  --set training.average_last=2 > "$work/avglast.log" 2>&1 || { tail -5 "$work/avglast.log"; fail "train average_last"; }
+grep -q "average: .*checkpoints/average_last.pt (of step_4, step_6)" "$work/avglast.log" ||
+  { tail -12 "$work/avglast.log"; fail "the summary does not name the average"; }
+grep -q '"checkpoint": "average_last"' "$work/avglast/test.scores.json" ||
+  fail "the test split was not decoded with the average"
+grep -q '"checkpoints/average_last.pt"' "$work/avglast/manifest.json" || fail "average_last.pt is not in the manifest"
+
 expect_error() {  # expect_error PATTERN ARGS...
   local pattern=$1; shift
   set +e; "$s2s" "$@" > "$work/err.out" 2>&1; local code=$?; set -e
@@ -63,6 +75,11 @@ expect_error "--last must be an integer >= 2, got '1'" average --run "$run" --la
 expect_error "--length-penalty must be a number >= 0, got '-1'" evaluate --run "$run" --beam 2 --length-penalty -1
 expect_error "training.warmup_steps must be >= 1 with lr_schedule \"inverse_sqrt\"" train \
   -c tests/cli/fixtures/tiny.json --set run_dir="$work/bad" --set training.lr_schedule=inverse_sqrt
+expect_error "training.average_last must be 0 (off) or >= 2" train \
+  -c tests/cli/fixtures/tiny.json --set run_dir="$work/bad" --set training.average_last=1
+expect_error "training.average_last needs training.keep_step_checkpoints = true" train \
+  -c tests/cli/fixtures/tiny.json --set run_dir="$work/bad" --set training.average_last=3
+expect_error "--out 'average_last' is a checkpoint training writes" average --run "$run" --out average_last
 [ "$(ls "$run/checkpoints")" = "$before" ] || fail "a refused average changed the checkpoints"
 [ ! -e "$work/bad" ] || fail "a refused training wrote $work/bad"
 echo "schedule and average tests passed"

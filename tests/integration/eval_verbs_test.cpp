@@ -272,7 +272,7 @@ TEST_F(EvalVerbsTest, AverageRefusesBeforeWritingAnything) {
   fs::copy_file(paths.checkpoint("best"), paths.checkpoint("step_2"));
   const std::vector<std::string> both = {"step_1", "step_2"};
   EXPECT_THROW(run::average_checkpoints(run_dir, {"step_1"}, "average", false), UserError);
-  for (const std::string name : {"best", "last", "step_3", "a/b", ""}) {
+  for (const std::string name : {"best", "last", "step_3", "average_last", "a/b", ""}) {
     EXPECT_THROW(run::average_checkpoints(run_dir, both, name, false), UserError) << name;
   }
   try {
@@ -288,6 +288,42 @@ TEST_F(EvalVerbsTest, AverageRefusesBeforeWritingAnything) {
   EXPECT_THROW(run::average_checkpoints(run_dir, both, "average", false), InputError);
   EXPECT_EQ(fs::last_write_time(paths.checkpoint("average")), before);
   EXPECT_NO_THROW(run::average_checkpoints(run_dir, both, "average", /*overwrite=*/true));
+}
+
+// training.average_last: the newest k step checkpoints, or all of them when fewer, into
+// average_last.pt, which a later training replaces; with fewer than 2 nothing is written.
+TEST_F(EvalVerbsTest, AverageLastStepsTakesTheNewest) {
+  const auto run_dir = make_run("additive");
+  const run::RunPaths paths(run_dir);
+  const auto config = config::load_config(paths.config());
+  const auto src = data::Vocab::load(paths.src_vocab()), tgt = data::Vocab::load(paths.tgt_vocab());
+  const auto signature = run::model_signature(config.model, src.size(), tgt.size());
+  std::vector<std::vector<torch::Tensor>> weights;
+  auto save_step = [&](int64_t step) {
+    torch::manual_seed(static_cast<uint64_t>(step));
+    auto model = model::build_model(config.model, src.size(), tgt.size());
+    run::TrainingState state;
+    state.step = step;
+    run::save_checkpoint(paths.checkpoint("step_" + std::to_string(step)), *model, nullptr, state,
+                         signature);
+    weights.push_back(model->parameters());
+  };
+  save_step(3);
+  EXPECT_TRUE(run::average_last_steps(run_dir, 2).empty());
+  EXPECT_FALSE(fs::exists(paths.checkpoint(run::kTrainingAverage)));
+  save_step(20);
+  save_step(100);
+  EXPECT_EQ(run::average_last_steps(run_dir, 2), (std::vector<std::string>{"step_20", "step_100"}));
+  auto averaged = model::build_model(config.model, src.size(), tgt.size());
+  const auto state =
+      run::load_checkpoint(paths.checkpoint(run::kTrainingAverage), *averaged, nullptr, signature);
+  EXPECT_EQ(state.step, 100);
+  const auto params = averaged->parameters();
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    EXPECT_TRUE(torch::allclose(params[i], (weights[1][i] + weights[2][i]) / 2, 1e-6, 1e-7)) << i;
+  }
+  EXPECT_EQ(run::average_last_steps(run_dir, 5),
+            (std::vector<std::string>{"step_3", "step_20", "step_100"}));
 }
 
 }  // namespace
