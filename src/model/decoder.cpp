@@ -73,6 +73,7 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
 }
 
 DecoderMemory DecoderImpl::prepare(const EncoderOutput& encoded) {
+  const CpuAutocastOff fp32_on_cpu;
   DecoderMemory memory;
   if (has_attention()) memory.attention = attention->prepare(encoded.states, encoded.mask);
   memory.summary = encoded.final;
@@ -80,6 +81,7 @@ DecoderMemory DecoderImpl::prepare(const EncoderOutput& encoded) {
 }
 
 DecoderState DecoderImpl::initial_state(const EncoderOutput& encoded) {
+  const CpuAutocastOff fp32_on_cpu;
   const int64_t batch = encoded.final.size(0), layers = options_.layers();
   const int64_t hidden = options_.hidden_size();
   DecoderState state;
@@ -109,6 +111,7 @@ torch::Tensor DecoderImpl::attend(const torch::Tensor& query, const DecoderMemor
 
 StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
                              const DecoderMemory& memory) {
+  const CpuAutocastOff fp32_on_cpu;  // bf16 only in logits() on a CPU (model/gru.h)
   const bool luong = options_.style() == DecoderStyle::kLuong;
   const auto embedded = dropout_(embedding(prev));  // [B, E]
   StepOutput out;

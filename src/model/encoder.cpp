@@ -26,6 +26,7 @@ EncoderImpl::EncoderImpl(const EncoderOptions& o)
 }
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor& lengths) {
+  const CpuAutocastOff fp32_on_cpu;
   namespace rnn_utils = torch::nn::utils::rnn;
   const auto cpu_lengths = lengths.to(torch::kCPU, torch::kLong);
   const auto embedded = dropout_(embedding(src));  // [B, S, E]

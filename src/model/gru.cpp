@@ -54,6 +54,14 @@ bool mixed_precision(const torch::Tensor& like) {
   return like.is_cuda() ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
 }
 
+CpuAutocastOff::CpuAutocastOff() : was_enabled_(at::autocast::is_cpu_enabled()) {
+  if (was_enabled_) at::autocast::set_cpu_enabled(false);
+}
+
+CpuAutocastOff::~CpuAutocastOff() {
+  if (was_enabled_) at::autocast::set_cpu_enabled(true);
+}
+
 torch::Tensor gru_cell_step(torch::nn::GRUCellImpl& cell, const torch::Tensor& x,
                             const torch::Tensor& h) {
   if (!mixed_precision(x)) return cell.forward(x, h);
