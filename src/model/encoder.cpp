@@ -32,7 +32,7 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor
   const auto embedded = dropout_(embedding(src));  // [B, S, E]
   torch::Tensor states, final;                     // [B, S, 2H], [B, 2H]
   if (mixed_precision(embedded)) {
-    // bf16 autocast: the model's own GRU loop, with bf16 projections (model/gru.h).
+    // bf16 autocast on CUDA: the model's own GRU loop, with bf16 projections (model/gru.h).
     auto gru = bidirectional_gru(*rnn, embedded, cpu_lengths,
                                  options_.layers() > 1 ? options_.dropout() : 0.0, is_training());
     states = gru.states;

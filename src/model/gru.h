@@ -9,7 +9,8 @@
 //   h' = (1 - z) * n + z * h
 // The weights are those of the nn::GRU / nn::GRUCell modules, so checkpoints are the same in
 // either precision. Without autocast the model calls LibTorch's own GRUs (fp32 results stay
-// exactly what they were).
+// exactly what they were). On a CPU the model suspends autocast around its recurrent parts
+// (CpuAutocastOff below), so these steps run under autocast on CUDA only.
 //
 // Shapes: B batch, S source length, I input size, H hidden size.
 

@@ -1,9 +1,10 @@
 #pragma once
 // Numeric precision: fp32, or bf16 mixed precision as users of torch.autocast know it — fp32
-// master weights and optimizer state, matrix products (output layer, attention projections and
-// scores, GRU input and hidden projections) in bf16, and softmax, log-softmax, the loss and the
-// GRU gate non-linearities in fp32. bf16 keeps fp32's exponent range (unlike fp16), so no loss
-// scaling is needed.
+// master weights and optimizer state, matrix products in bf16, and softmax, log-softmax and the
+// loss in fp32. On a CPU only the output layer's product runs in bf16 (model::CpuAutocastOff
+// keeps the per-step products of the recurrence in fp32, where bf16 does not pay); on CUDA all
+// of them, the GRU gate non-linearities staying fp32. bf16 keeps fp32's exponent range (unlike
+// fp16), so no loss scaling is needed.
 //
 // "auto" picks bf16 where the device multiplies bf16 natively — a CPU with avx512_bf16 or AMX
 // (Zen 4, Cooper Lake, Sapphire Rapids and later) or a CUDA GPU of compute capability 8.0 or

@@ -23,7 +23,7 @@ start_training int "${long[@]}"
 kill -INT $pid
 set +e; wait $pid; code=$?; set -e
 [ "$code" = 130 ] || { cat "$work/int.out"; fail "SIGINT: exit $code, expected 130"; }
-grep -Eq "^interrupted by SIGINT at step [0-9]+ \(epoch 1\): saved .*last.pt; resume with: s2s train -c $work/int/config.json --resume$" "$work/int.out" ||
+grep -Eq "^interrupted by SIGINT at step [0-9]+ \(epoch [0-9]+\): saved .*last.pt; resume with: s2s train -c $work/int/config.json --resume$" "$work/int.out" ||
   { cat "$work/int.out"; fail "SIGINT message"; }
 stopped=$(grep -o "SIGINT at step [0-9]*" "$work/int.out" | grep -o "[0-9]*$")
 ls "$work"/int/checkpoints/*.tmp.* 2>/dev/null && fail "temporary files left behind"
