@@ -55,8 +55,10 @@ std::vector<std::string> average_at_end(const config::Config& config, const run:
   auto names = run::average_last_steps(paths.dir, k);
   auto log = util::logger("train");
   if (names.empty()) {
-    log->warn("training.average_last = {}: fewer than 2 step checkpoints, nothing averaged; the "
-              "test split is decoded with best.pt", k);
+    log->warn(
+        "training.average_last = {}: fewer than 2 step checkpoints, nothing averaged; the "
+        "test split is decoded with best.pt",
+        k);
   } else if (static_cast<int64_t>(names.size()) < k) {
     log->warn("training.average_last = {}: only {} step checkpoints to average", k, names.size());
   }

@@ -226,33 +226,56 @@ TEST_F(EvalVerbsTest, AttentionRefusesModelWithoutAttention) {
   }
 }
 
+// Checkpoints of a run's model with weights of our choosing, for the averaging tests.
+class RunCheckpoints {
+ public:
+  explicit RunCheckpoints(const std::string& run_dir)
+      : paths_(run_dir),
+        model_(config::load_config(paths_.config()).model),
+        src_(data::Vocab::load(paths_.src_vocab()).size()),
+        tgt_(data::Vocab::load(paths_.tgt_vocab()).size()),
+        signature_(run::model_signature(model_, src_, tgt_)) {}
+
+  // Writes checkpoints/step_<step>.pt with weights drawn from seed `step`; returns them.
+  std::vector<torch::Tensor> save_step(int64_t step) const {
+    torch::manual_seed(static_cast<uint64_t>(step));
+    auto model = model::build_model(model_, src_, tgt_);
+    run::TrainingState state;
+    state.step = step;
+    run::save_checkpoint(paths_.checkpoint("step_" + std::to_string(step)), *model, nullptr, state,
+                         signature_);
+    return model->parameters();
+  }
+
+  // The weights of checkpoints/<name>.pt; `step` receives its training state's step.
+  std::vector<torch::Tensor> load(const std::string& name, int64_t* step = nullptr) const {
+    auto model = model::build_model(model_, src_, tgt_);
+    const auto state = run::load_checkpoint(paths_.checkpoint(name), *model, nullptr, signature_);
+    if (step != nullptr) *step = state.step;
+    return model->parameters();
+  }
+
+ private:
+  run::RunPaths paths_;
+  config::ModelConfig model_;
+  int64_t src_, tgt_;
+  std::string signature_;
+};
+
 // Three checkpoints of one run with different weights (seeds 2, 10, 6): their average holds
 // the element-wise mean of every weight, and is decoded like any checkpoint.
 TEST_F(EvalVerbsTest, AverageIsTheMeanOfTheCheckpoints) {
   const auto run_dir = make_run("additive");
-  const run::RunPaths paths(run_dir);
-  const auto config = config::load_config(paths.config());
-  const auto src = data::Vocab::load(paths.src_vocab()), tgt = data::Vocab::load(paths.tgt_vocab());
-  const auto signature = run::model_signature(config.model, src.size(), tgt.size());
+  const RunCheckpoints checkpoints(run_dir);
   std::vector<std::vector<torch::Tensor>> weights;
-  for (const int64_t step : {2, 10, 6}) {
-    torch::manual_seed(static_cast<uint64_t>(step));
-    auto model = model::build_model(config.model, src.size(), tgt.size());
-    run::TrainingState state;
-    state.step = step;
-    run::save_checkpoint(paths.checkpoint("step_" + std::to_string(step)), *model, nullptr, state,
-                         signature);
-    weights.push_back(model->parameters());
-  }
+  for (const int64_t step : {2, 10, 6}) weights.push_back(checkpoints.save_step(step));
   // Numeric order, not the order of names: step_10 is the newest.
   EXPECT_EQ(run::step_checkpoints(run_dir),
             (std::vector<std::string>{"step_2", "step_6", "step_10"}));
   const auto result =
       run::average_checkpoints(run_dir, {"step_2", "step_6", "step_10"}, "average", false);
   EXPECT_EQ(result.step, 10);
-  auto averaged = model::build_model(config.model, src.size(), tgt.size());
-  run::load_checkpoint(paths.checkpoint("average"), *averaged, nullptr, signature);
-  const auto params = averaged->parameters();
+  const auto params = checkpoints.load("average");
   ASSERT_EQ(params.size(), weights[0].size());
   for (std::size_t i = 0; i < params.size(); ++i) {
     const auto mean = (weights[0][i] + weights[1][i] + weights[2][i]) / 3;
@@ -294,33 +317,17 @@ TEST_F(EvalVerbsTest, AverageRefusesBeforeWritingAnything) {
 // average_last.pt, which a later training replaces; with fewer than 2 nothing is written.
 TEST_F(EvalVerbsTest, AverageLastStepsTakesTheNewest) {
   const auto run_dir = make_run("additive");
-  const run::RunPaths paths(run_dir);
-  const auto config = config::load_config(paths.config());
-  const auto src = data::Vocab::load(paths.src_vocab()), tgt = data::Vocab::load(paths.tgt_vocab());
-  const auto signature = run::model_signature(config.model, src.size(), tgt.size());
-  std::vector<std::vector<torch::Tensor>> weights;
-  auto save_step = [&](int64_t step) {
-    torch::manual_seed(static_cast<uint64_t>(step));
-    auto model = model::build_model(config.model, src.size(), tgt.size());
-    run::TrainingState state;
-    state.step = step;
-    run::save_checkpoint(paths.checkpoint("step_" + std::to_string(step)), *model, nullptr, state,
-                         signature);
-    weights.push_back(model->parameters());
-  };
-  save_step(3);
+  const RunCheckpoints checkpoints(run_dir);
+  checkpoints.save_step(3);
   EXPECT_TRUE(run::average_last_steps(run_dir, 2).empty());
-  EXPECT_FALSE(fs::exists(paths.checkpoint(run::kTrainingAverage)));
-  save_step(20);
-  save_step(100);
+  EXPECT_FALSE(fs::exists(run::RunPaths(run_dir).checkpoint(run::kTrainingAverage)));
+  const auto step_20 = checkpoints.save_step(20), step_100 = checkpoints.save_step(100);
   EXPECT_EQ(run::average_last_steps(run_dir, 2), (std::vector<std::string>{"step_20", "step_100"}));
-  auto averaged = model::build_model(config.model, src.size(), tgt.size());
-  const auto state =
-      run::load_checkpoint(paths.checkpoint(run::kTrainingAverage), *averaged, nullptr, signature);
-  EXPECT_EQ(state.step, 100);
-  const auto params = averaged->parameters();
+  int64_t step = 0;
+  const auto params = checkpoints.load(run::kTrainingAverage, &step);
+  EXPECT_EQ(step, 100);
   for (std::size_t i = 0; i < params.size(); ++i) {
-    EXPECT_TRUE(torch::allclose(params[i], (weights[1][i] + weights[2][i]) / 2, 1e-6, 1e-7)) << i;
+    EXPECT_TRUE(torch::allclose(params[i], (step_20[i] + step_100[i]) / 2, 1e-6, 1e-7)) << i;
   }
   EXPECT_EQ(run::average_last_steps(run_dir, 5),
             (std::vector<std::string>{"step_3", "step_20", "step_100"}));
