@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "model/gru_direction.h"
+
 namespace s2s::model {
 namespace {
 
@@ -17,35 +19,6 @@ torch::Tensor gates(const torch::Tensor& gi, const torch::Tensor& gh, const torc
   const auto z = torch::sigmoid(i[1] + g[1]);
   const auto n = torch::tanh(i[2] + r * g[2]);
   return (1 - z) * n + z * h;
-}
-
-// One direction of one layer over sorted rows: gi_all [B, S, 3H] input projections, active[t]
-// the rows inside their sentence at step t (a prefix). Returns states [B, S, H] and the state
-// of each row after its own last step in that direction [B, H].
-std::pair<torch::Tensor, torch::Tensor> run_direction(const torch::Tensor& gi_all,
-                                                      const torch::Tensor& w_hh,
-                                                      const torch::Tensor& b_hh,
-                                                      const std::vector<int64_t>& active,
-                                                      bool reverse) {
-  const int64_t batch = gi_all.size(0), steps = gi_all.size(1), hidden = w_hh.size(1);
-  auto h = torch::zeros({batch, hidden}, gi_all.options().dtype(torch::kFloat));
-  std::vector<torch::Tensor> out(static_cast<std::size_t>(steps));
-  for (int64_t k = 0; k < steps; ++k) {
-    const int64_t t = reverse ? steps - 1 - k : k;
-    const int64_t n = active[static_cast<std::size_t>(t)];
-    if (n == 0) {
-      out[static_cast<std::size_t>(t)] = torch::zeros_like(h);
-      continue;
-    }
-    const auto prefix = h.narrow(0, 0, n);
-    const auto gh = torch::nn::functional::linear(prefix, w_hh, b_hh);
-    const auto next = gates(gi_all.select(1, t).narrow(0, 0, n), gh, prefix);
-    // Rows past their sentence keep their state (forward) or their zero start (backward).
-    h = n == batch ? next : torch::cat({next, h.narrow(0, n, batch - n)});
-    out[static_cast<std::size_t>(t)] =
-        n == batch ? next : torch::cat({next, torch::zeros({batch - n, hidden}, next.options())});
-  }
-  return {torch::stack(out, /*dim=*/1), h};
 }
 
 }  // namespace
@@ -71,7 +44,8 @@ torch::Tensor gru_cell_step(torch::nn::GRUCellImpl& cell, const torch::Tensor& x
 }
 
 GruOutput bidirectional_gru(torch::nn::GRUImpl& rnn, const torch::Tensor& x,
-                            const torch::Tensor& lengths, double dropout, bool training) {
+                            const torch::Tensor& lengths, double dropout, bool training,
+                            bool bf16_hidden) {
   const int64_t batch = x.size(0), steps = x.size(1);
   const auto sorted = lengths.to(torch::kLong).sort(/*dim=*/0, /*descending=*/true);
   const auto order = std::get<1>(sorted).to(x.device());
@@ -96,10 +70,10 @@ GruOutput bidirectional_gru(torch::nn::GRUImpl& rnn, const torch::Tensor& x,
       // Every step's input projection at once: one [B*S, I] x [I, 3H] product.
       const auto gi_all = torch::nn::functional::linear(input, params["weight_ih" + suffix],
                                                         params["bias_ih" + suffix]);
-      auto [dir_states, final] = run_direction(gi_all, params["weight_hh" + suffix],
-                                               params["bias_hh" + suffix], active, reverse);
-      states.push_back(dir_states);
-      (reverse ? bwd_final : fwd_final) = final;
+      auto out = gru_direction(gi_all, params["weight_hh" + suffix], params["bias_hh" + suffix],
+                               active, reverse, bf16_hidden);
+      states.push_back(out.states);
+      (reverse ? bwd_final : fwd_final) = out.final;
     }
     input = torch::cat(states, /*dim=*/2);  // [B, S, 2H]
     if (l + 1 < layers && dropout > 0) {

@@ -1,16 +1,17 @@
 #pragma once
-// GRU arithmetic for bf16 mixed precision. LibTorch's autocast runs matrix products in bf16 but
-// leaves nn::GRU and nn::GRUCell whole in fp32, so under autocast the model steps its GRUs
-// itself: the input and hidden projections as (autocast, bf16) linear layers, the gates in
-// fp32, the state kept in fp32 (PyTorch's GRU equations, Cho et al. 2014):
+// The model's GRUs (PyTorch's equations, Cho et al. 2014):
 //   r = sigmoid(W_ir x + b_ir + W_hr h + b_hr)
 //   z = sigmoid(W_iz x + b_iz + W_hz h + b_hz)
 //   n = tanh(W_in x + b_in + r * (W_hn h + b_hn))
 //   h' = (1 - z) * n + z * h
+// The encoder runs its own loop in every precision: the input projections of all steps as one
+// product, then each direction as one autograd node whose backward through time is written out
+// (model/gru_direction.h). Under bf16 autocast the input product runs in bf16 and the hidden
+// products too, the gates and states in fp32. LibTorch's autocast would leave nn::GRU whole in
+// fp32. The decoder's GRUCell steps: LibTorch's own cell without autocast; under autocast (on
+// CUDA: on a CPU the decoder suspends it, CpuAutocastOff below) bf16 projections, fp32 gates.
 // The weights are those of the nn::GRU / nn::GRUCell modules, so checkpoints are the same in
-// either precision. Without autocast the model calls LibTorch's own GRUs (fp32 results stay
-// exactly what they were). On a CPU the model suspends autocast around its recurrent parts
-// (CpuAutocastOff below), so these steps run under autocast on CUDA only.
+// every precision and from before.
 //
 // Shapes: B batch, S source length, I input size, H hidden size.
 
@@ -21,12 +22,12 @@ namespace s2s::model {
 // True while bf16 autocast is on for tensors on `like`'s device.
 bool mixed_precision(const torch::Tensor& like);
 
-// Suspends CPU autocast for its lifetime, so that on a CPU only the output layer runs in bf16.
-// The recurrent parts (encoder, attention, decoder steps) multiply [B, H] x [H, 3H]-sized
-// matrices once per time step: too small for bf16 to beat fp32 kernels once each step's casts
-// are paid. Measured on a 2-core AMX Xeon, reference settings (bench/reference.json), 60
-// updates: the whole model under autocast trained 2,190 target tokens/s, fp32 2,540, the output
-// layer alone in bf16 2,860. CUDA autocast is left as it is.
+// Suspends CPU autocast for its lifetime: on a CPU the decoder's steps and attention stay fp32.
+// Recorded op by op, they multiply [B, H] x [H, 3H]-sized matrices once per time step, and
+// each step's casts and bf16 gradient sums cost more than bf16 saves. Measured on a 2-core AMX
+// Xeon, reference settings (bench/reference.json), 60 updates: the whole model under autocast
+// trained 2,190 target tokens/s, fp32 2,540, the output layer alone in bf16 2,860. CUDA autocast is
+// left as it is.
 class CpuAutocastOff {
  public:
   CpuAutocastOff();
@@ -50,8 +51,10 @@ struct GruOutput {
 // The bidirectional (multi-layer) `rnn` over x [B, S, I] with `lengths` [B] (CPU, int64), as
 // its packed forward computes it: rows are sorted by length so that at every step the rows
 // still inside their sentence are a prefix of the batch, and padding costs nothing. `dropout`
-// acts between layers in training, as nn::GRU's does.
+// acts between layers in training, as nn::GRU's does. `bf16_hidden`: the hidden products in
+// bf16 (model/gru_direction.h).
 GruOutput bidirectional_gru(torch::nn::GRUImpl& rnn, const torch::Tensor& x,
-                            const torch::Tensor& lengths, double dropout, bool training);
+                            const torch::Tensor& lengths, double dropout, bool training,
+                            bool bf16_hidden = false);
 
 }  // namespace s2s::model
