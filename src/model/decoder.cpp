@@ -109,11 +109,20 @@ torch::Tensor DecoderImpl::attend(const torch::Tensor& query, const DecoderMemor
   return attended.context;
 }
 
+torch::Tensor DecoderImpl::embed(const torch::Tensor& tokens) {
+  const CpuAutocastOff fp32_on_cpu;
+  return dropout_(embedding(tokens));
+}
+
 StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
                              const DecoderMemory& memory) {
+  return step_embedded(embed(prev), state, memory);
+}
+
+StepOutput DecoderImpl::step_embedded(const torch::Tensor& embedded, DecoderState& state,
+                                      const DecoderMemory& memory) {
   const CpuAutocastOff fp32_on_cpu;  // bf16 only in logits() on a CPU (model/gru.h)
   const bool luong = options_.style() == DecoderStyle::kLuong;
-  const auto embedded = dropout_(embedding(prev));  // [B, E]
   StepOutput out;
   torch::Tensor context = memory.summary;  // used as is without attention
   if (!luong && has_attention()) {

@@ -86,8 +86,14 @@ class DecoderImpl : public torch::nn::Module {
 
   DecoderMemory prepare(const EncoderOutput& encoded);
   DecoderState initial_state(const EncoderOutput& encoded);
-  // prev [B] token ids; advances `state` by one step.
+  // prev [B] token ids; advances `state` by one step: step_embedded(embed(prev), ...).
   StepOutput step(const torch::Tensor& prev, DecoderState& state, const DecoderMemory& memory);
+  // tokens [...] -> e(tokens) [..., E] with dropout: teacher forcing embeds every step's input
+  // at once, so the embedding's backward runs once per batch instead of once per step.
+  torch::Tensor embed(const torch::Tensor& tokens);
+  // embedded [B, E] = embed(prev).
+  StepOutput step_embedded(const torch::Tensor& embedded, DecoderState& state,
+                           const DecoderMemory& memory);
   // features [..., F] -> logits [..., V]
   torch::Tensor logits(const torch::Tensor& features);
 

@@ -78,6 +78,13 @@ ForwardOutput Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor
   auto state = decoder->initial_state(encoded);
   const auto tgt = tgt_in.index_select(0, plan.order);
   const bool always_gold = teacher_forcing >= 1.0;
+  // Teacher forcing: every step's input e(y_t-1) [n_t, E] from one lookup over the N decoded
+  // (row, step) pairs, time-major as token_index orders them.
+  std::vector<torch::Tensor> gold_embedded;
+  if (always_gold) {
+    gold_embedded = decoder->embed(tgt_in.reshape(-1).index_select(0, plan.token_index))
+                        .split_with_sizes(plan.active);
+  }
   // Per step, for the active rows [n_t, ...]: output-layer inputs (or logits), attention.
   std::vector<torch::Tensor> outputs, attention, log_probs, entropies, queries;
   outputs.reserve(plan.active.size());
@@ -89,7 +96,8 @@ ForwardOutput Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor
       state = state.head(n);
       memory = memory.head(n);
     }
-    auto out = decoder->step(prev, state, memory);
+    auto out = always_gold ? decoder->step_embedded(gold_embedded[t], state, memory)
+                           : decoder->step(prev, state, memory);
     if (keep_attention && out.attention.defined()) attention.push_back(out.attention);
     if (out.log_prob.defined()) {
       log_probs.push_back(out.log_prob);
