@@ -12,12 +12,13 @@ torch::nn::Linear linear(int64_t in, int64_t out, bool bias = false) {
 }  // namespace
 
 AttentionMemory AttentionMemory::index_select(const torch::Tensor& index) const {
-  return {projected.index_select(0, index), values.index_select(0, index),
+  return {projected.index_select(0, index),
+          {values.values.index_select(0, index), {}},
           mask_bias.index_select(0, index)};
 }
 
 AttentionMemory AttentionMemory::head(int64_t n) const {
-  return {projected.narrow(0, 0, n), values.narrow(0, 0, n), mask_bias.narrow(0, 0, n)};
+  return {projected.narrow(0, 0, n), values, mask_bias.narrow(0, 0, n)};
 }
 
 AttentionSizes attention_sizes(const AttentionOptions& o) {
@@ -65,7 +66,7 @@ AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch:
   const auto projected = scorer_->project_keys(head_keys);
   const auto bias = torch::zeros({batch, len}, memory.options())
                         .masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity());
-  return {projected.view({batch, m, len, projected.size(2)}), split(values),
+  return {projected.view({batch, m, len, projected.size(2)}), share_across_steps(split(values)),
           bias.unsqueeze(1).expand({batch, m, len}).contiguous()};
 }
 
@@ -94,9 +95,12 @@ AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const Attenti
     out.weights = weights.view({batch, m, len});
     mix = select_positions(weights, log_weights, batch, out);
   }
-  // context_h = sum_i mix_i v_i: [B*m, 1, S] x [B*m, S, Dv/m] -> [B, Dv]
-  auto context =
-      torch::bmm(mix.unsqueeze(1), mem.values.view({rows, len, -1})).view({batch, value_size_});
+  // context_h = sum_i mix_i v_i: [B*m, S] x [B'*m, S, Dv/m] (B' >= B rows) -> [B, Dv]
+  const auto as_rows = [len](const torch::Tensor& t) {
+    return t.defined() ? t.view({-1, len, t.size(3)}) : t;
+  };
+  auto context = weighted_sum(mix, {as_rows(mem.values.values), as_rows(mem.values.grad)})
+                     .view({batch, value_size_});
   if (output_proj_) context = output_proj_(context);
   out.context = context;
   return out;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "model/scorer.h"
+#include "model/step_values.h"
 
 namespace s2s::model {
 
@@ -54,11 +55,12 @@ AttentionSizes attention_sizes(const AttentionOptions& options);
 // Key-side tensors of one batch of sentences, computed once by prepare().
 struct AttentionMemory {
   torch::Tensor projected;  // [B, m, S, P] scorer key projections
-  torch::Tensor values;     // [B, m, S, Dv/m]
+  StepValues values;        // [B, m, S, Dv/m] (model/step_values.h)
   torch::Tensor mask_bias;  // [B, m, S] 0 at real tokens, -inf at padding
   // Rows `index` [B'] of every tensor: beam search reorders hypotheses with it.
   AttentionMemory index_select(const torch::Tensor& index) const;
-  // The first n rows, as views (no copy): training drops rows whose target has ended.
+  // The first n rows, as views (no copy): training drops rows whose target has ended. The
+  // values keep all rows: weighted_sum() reads the prefix it needs.
   AttentionMemory head(int64_t n) const;
 };
 

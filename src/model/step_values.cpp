@@ -1,0 +1,68 @@
+#include "model/step_values.h"
+
+namespace s2s::model {
+namespace {
+
+using torch::Tensor;
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+// values -> values, whose gradient is the buffer the steps filled (plus any gradient that
+// reached the returned tensor directly).
+struct CollectGrad : torch::autograd::Function<CollectGrad> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& values, const Tensor& buffer) {
+    ctx->saved_data["buffer"] = buffer;
+    ctx->set_materialize_grads(false);
+    return values;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    auto buffer = ctx->saved_data["buffer"].toTensor();
+    if (grads[0].defined()) buffer = buffer + grads[0];
+    return {buffer.to(grads[0].defined() ? grads[0].scalar_type() : buffer.scalar_type()),
+            Tensor()};
+  }
+};
+
+// One step: mix [r, S], values [R, S, D] -> [r, D]. Its backward returns d mix and adds
+// mix^T g into the buffer's first r rows instead of returning d values.
+struct StepWeightedSum : torch::autograd::Function<StepWeightedSum> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& mix, const Tensor& values,
+                        const Tensor& buffer) {
+    ctx->save_for_backward({mix});
+    ctx->saved_data["values"] = values.detach();
+    ctx->saved_data["buffer"] = buffer;
+    return torch::bmm(mix.unsqueeze(1), values.narrow(0, 0, mix.size(0))).squeeze(1);
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto mix = ctx->get_saved_variables()[0];
+    const int64_t rows = mix.size(0);
+    const auto values = ctx->saved_data["values"].toTensor().narrow(0, 0, rows);
+    auto buffer = ctx->saved_data["buffer"].toTensor().narrow(0, 0, rows);
+    const auto& g = grads[0];  // [r, D]
+    // d mix [r, S] = g V^T;  d V [r, S, D] += mix^T g, an outer product per row.
+    const auto d_mix = torch::bmm(g.unsqueeze(1).to(values.scalar_type()), values.transpose(1, 2))
+                           .squeeze(1)
+                           .to(mix.scalar_type());
+    buffer.baddbmm_(mix.unsqueeze(2).to(buffer.scalar_type()),
+                    g.unsqueeze(1).to(buffer.scalar_type()));
+    return {d_mix, Tensor(), Tensor()};
+  }
+};
+
+}  // namespace
+
+StepValues share_across_steps(const torch::Tensor& values) {
+  if (!torch::GradMode::is_enabled() || !values.requires_grad()) return {values, {}};
+  const auto real = values.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
+  auto buffer = torch::zeros(values.sizes(), values.options().dtype(real));
+  return {CollectGrad::apply(values, buffer), buffer};
+}
+
+torch::Tensor weighted_sum(const torch::Tensor& mix, const StepValues& values) {
+  if (!values.grad.defined() || !torch::GradMode::is_enabled()) {
+    return torch::bmm(mix.unsqueeze(1), values.values.narrow(0, 0, mix.size(0))).squeeze(1);
+  }
+  return StepWeightedSum::apply(mix, values.values, values.grad);
+}
+
+}  // namespace s2s::model
