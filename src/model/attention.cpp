@@ -9,16 +9,27 @@ torch::nn::Linear linear(int64_t in, int64_t out, bool bias = false) {
   return torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(bias));
 }
 
+// [B', m, S, D] -> [B' * m, S, D] rows, buffer alike: heads folded into the rows.
+StepShared head_rows(const StepShared& x) {
+  const auto fold = [](const torch::Tensor& t) {
+    return t.defined() ? t.view({-1, t.size(2), t.size(3)}) : t;
+  };
+  return {fold(x.tensor), fold(x.grad)};
+}
+
+StepShared select_rows(const StepShared& x, const torch::Tensor& index) {
+  return {x.tensor.index_select(0, index), {}};
+}
+
 }  // namespace
 
 AttentionMemory AttentionMemory::index_select(const torch::Tensor& index) const {
-  return {projected.index_select(0, index),
-          {values.values.index_select(0, index), {}},
+  return {select_rows(projected, index), select_rows(values, index),
           mask_bias.index_select(0, index)};
 }
 
 AttentionMemory AttentionMemory::head(int64_t n) const {
-  return {projected.narrow(0, 0, n), values, mask_bias.narrow(0, 0, n)};
+  return {projected, values, mask_bias.narrow(0, 0, n)};
 }
 
 AttentionSizes attention_sizes(const AttentionOptions& o) {
@@ -66,7 +77,8 @@ AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch:
   const auto projected = scorer_->project_keys(head_keys);
   const auto bias = torch::zeros({batch, len}, memory.options())
                         .masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity());
-  return {projected.view({batch, m, len, projected.size(2)}), share_across_steps(split(values)),
+  return {share_across_steps(projected.view({batch, m, len, projected.size(2)})),
+          share_across_steps(split(values)),
           bias.unsqueeze(1).expand({batch, m, len}).contiguous()};
 }
 
@@ -77,13 +89,13 @@ HardAttention AttentionImpl::hard_mode() const {
 
 AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const AttentionMemory& mem) {
   const int64_t batch = query.size(0), m = options_.heads();
-  const int64_t len = mem.projected.size(2), rows = batch * m;
+  const int64_t len = mem.projected.tensor.size(2), rows = batch * m;
   auto q = query_proj_ ? query_proj_(query) : query;  // [B, m * dq]
   q = q.view({rows, q.size(1) / m});
   // scores [B*m, S] in fp32 (the mask bias is fp32, also when the scorer ran in bf16); -inf at
   // padding makes softmax give exactly 0 there.
-  const auto scores = scorer_->score(q, mem.projected.view({rows, len, mem.projected.size(3)})) +
-                      mem.mask_bias.view({rows, len});
+  const auto scores =
+      scorer_->score_step(q, head_rows(mem.projected)) + mem.mask_bias.view({rows, len});
   AttentionOutput out;
   torch::Tensor mix;  // [B*m, S] weights of the values in the context
   if (hard_mode() == HardAttention::kSoft) {
@@ -96,11 +108,7 @@ AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const Attenti
     mix = select_positions(weights, log_weights, batch, out);
   }
   // context_h = sum_i mix_i v_i: [B*m, S] x [B'*m, S, Dv/m] (B' >= B rows) -> [B, Dv]
-  const auto as_rows = [len](const torch::Tensor& t) {
-    return t.defined() ? t.view({-1, len, t.size(3)}) : t;
-  };
-  auto context = weighted_sum(mix, {as_rows(mem.values.values), as_rows(mem.values.grad)})
-                     .view({batch, value_size_});
+  auto context = weighted_sum(mix, head_rows(mem.values)).view({batch, value_size_});
   if (output_proj_) context = output_proj_(context);
   out.context = context;
   return out;

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "model/scorer.h"
-#include "model/step_values.h"
+#include "model/step_shared.h"
 
 namespace s2s::model {
 
@@ -54,13 +54,13 @@ AttentionSizes attention_sizes(const AttentionOptions& options);
 
 // Key-side tensors of one batch of sentences, computed once by prepare().
 struct AttentionMemory {
-  torch::Tensor projected;  // [B, m, S, P] scorer key projections
-  StepValues values;        // [B, m, S, Dv/m] (model/step_values.h)
+  StepShared projected;     // [B, m, S, P] scorer key projections (model/step_shared.h)
+  StepShared values;        // [B, m, S, Dv/m] (model/step_shared.h)
   torch::Tensor mask_bias;  // [B, m, S] 0 at real tokens, -inf at padding
   // Rows `index` [B'] of every tensor: beam search reorders hypotheses with it.
   AttentionMemory index_select(const torch::Tensor& index) const;
-  // The first n rows, as views (no copy): training drops rows whose target has ended. The
-  // values keep all rows: weighted_sum() reads the prefix it needs.
+  // The first n rows (no copy): training drops rows whose target has ended. The keys and values
+  // keep all their rows: each step reads the prefix it needs (model/step_shared.h).
   AttentionMemory head(int64_t n) const;
 };
 

@@ -13,14 +13,14 @@ torch::Tensor select_or_undefined(const torch::Tensor& t, int64_t dim, const tor
 
 DecoderMemory DecoderMemory::index_select(const torch::Tensor& index) const {
   DecoderMemory out;
-  if (attention.projected.defined()) out.attention = attention.index_select(index);
+  if (attention.projected.tensor.defined()) out.attention = attention.index_select(index);
   out.summary = summary.index_select(0, index);
   return out;
 }
 
 DecoderMemory DecoderMemory::head(int64_t n) const {
   DecoderMemory out;
-  if (attention.projected.defined()) out.attention = attention.head(n);
+  if (attention.projected.tensor.defined()) out.attention = attention.head(n);
   out.summary = summary.narrow(0, 0, n);
   return out;
 }

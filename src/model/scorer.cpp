@@ -12,6 +12,42 @@ torch::Tensor batched_dot(const torch::Tensor& projected, const torch::Tensor& q
   return torch::bmm(projected, query.unsqueeze(/*dim=*/2)).squeeze(/*dim=*/2);
 }
 
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+// One step of the additive score over the first r rows of the shared keys:
+//   e = tanh(Wk[:r] + Uq) [r, S, A],  s = e v [r, S]
+// backward, from ds [r, S]:
+//   da = ds v (1 - e^2) [r, S, A];  dUq = sum_s da;  dv = sum_{r,s} ds e;  dWk[:r] += da
+// (the last in place into the shared buffer, model/step_shared.h).
+struct AdditiveStepScore : torch::autograd::Function<AdditiveStepScore> {
+  static torch::Tensor forward(AutogradContext* ctx, const torch::Tensor& uq,
+                               const torch::Tensor& keys, const torch::Tensor& v,
+                               const torch::Tensor& buffer) {
+    const int64_t rows = uq.size(0), hidden = v.size(1);
+    const auto energy = torch::tanh(keys.narrow(0, 0, rows) + uq.unsqueeze(1));  // [r, S, A]
+    ctx->saved_data["energy"] = energy;
+    ctx->saved_data["v"] = v.detach();
+    ctx->saved_data["buffer"] = buffer;
+    ctx->saved_data["uq_dtype"] = uq.scalar_type();
+    const auto v_e = v.detach().to(energy.scalar_type()).view({hidden});
+    return energy.view({-1, hidden}).mv(v_e).view({rows, energy.size(1)});
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto energy = ctx->saved_data["energy"].toTensor();
+    const auto v = ctx->saved_data["v"].toTensor();
+    const int64_t rows = energy.size(0), hidden = energy.size(2);
+    const auto ds = grads[0].to(energy.scalar_type());  // [r, S]
+    auto da = energy.square().neg_().add_(1);           // 1 - e^2
+    da.mul_(v.to(energy.scalar_type()).view({1, 1, hidden})).mul_(ds.unsqueeze(2));
+    const auto dv = ds.reshape({1, -1}).mm(energy.view({-1, hidden})).to(v.scalar_type());
+    auto buffer = ctx->saved_data["buffer"].toTensor().narrow(0, 0, rows);
+    buffer.add_(da);
+    const auto d_uq = da.sum(1).to(ctx->saved_data["uq_dtype"].toScalarType());
+    return {d_uq, torch::Tensor(), dv, torch::Tensor()};
+  }
+};
+
 }  // namespace
 
 AdditiveScorerImpl::AdditiveScorerImpl(const ScorerOptions& o)
@@ -37,6 +73,15 @@ torch::Tensor AdditiveScorerImpl::score(const torch::Tensor& query,
   // tanh(W k + U q): [N, S, A]; v^T(.) -> [N, S]
   const auto energy = torch::tanh(projected + query_layer_(query).unsqueeze(/*dim=*/1));
   return energy_layer_(energy).squeeze(/*dim=*/2);
+}
+
+torch::Tensor AdditiveScorerImpl::score_step(const torch::Tensor& query,
+                                             const StepShared& projected) {
+  if (!projected.grad.defined() || !torch::GradMode::is_enabled()) {
+    return ScorerImpl::score_step(query, projected);
+  }
+  return AdditiveStepScore::apply(query_layer_(query), projected.tensor, energy_layer_->weight,
+                                  projected.grad);
 }
 
 DotScorerImpl::DotScorerImpl(const ScorerOptions& o, bool scaled)

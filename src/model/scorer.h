@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "model/step_shared.h"
+
 namespace s2s::model {
 
 struct ScorerOptions {
@@ -33,6 +35,11 @@ class ScorerImpl : public torch::nn::Module {
   virtual torch::Tensor project_keys(const torch::Tensor& keys) = 0;
   // query [N, Dq], projected keys [N, S, P] -> unnormalized scores [N, S].
   virtual torch::Tensor score(const torch::Tensor& query, const torch::Tensor& projected) = 0;
+  // The same for one decoder step, the keys shared by all steps [N' >= N, S, P] (first N rows
+  // used; model/step_shared.h). By default score() on the recorded prefix.
+  virtual torch::Tensor score_step(const torch::Tensor& query, const StepShared& projected) {
+    return score(query, step_rows(projected, query.size(0)));
+  }
 };
 
 // additive (Bahdanau et al. 2015, eq. A.1.2): s = v^T tanh(W k + U q).
@@ -41,6 +48,8 @@ class AdditiveScorerImpl : public ScorerImpl {
   explicit AdditiveScorerImpl(const ScorerOptions& options);
   torch::Tensor project_keys(const torch::Tensor& keys) override;
   torch::Tensor score(const torch::Tensor& query, const torch::Tensor& projected) override;
+  // In training, one node per step whose backward adds dWk into the shared buffer in place.
+  torch::Tensor score_step(const torch::Tensor& query, const StepShared& projected) override;
 
  private:
   torch::nn::Linear key_layer_{nullptr}, query_layer_{nullptr}, energy_layer_{nullptr};

@@ -155,8 +155,8 @@ TEST(AttentionOptionsTest, ScaledDotDividesBySqrtOfKeySize) {
   auto scaled = Attention(AttentionOptions("scaled_dot", kMemory, kMemory));
   const auto memory = torch::randn({1, kLen, kMemory}), query = torch::randn({1, kMemory});
   const auto mask = torch::ones({1, kLen}, torch::kBool);
-  const auto raw = dot->prepare(memory, mask).projected;
-  const auto div = scaled->prepare(memory, mask).projected;
+  const auto raw = dot->prepare(memory, mask).projected.tensor;
+  const auto div = scaled->prepare(memory, mask).projected.tensor;
   EXPECT_TRUE(torch::allclose(div, raw / std::sqrt(double{kMemory})));
 }
 

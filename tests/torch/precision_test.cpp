@@ -148,10 +148,10 @@ TEST(MixedTrainingTest, Bf16StepLossIsCloseAndWeightsStayFp32) {
   EXPECT_NEAR(bf16, fp32, 0.02 * fp32);
 }
 
-// On a CPU only the output layer runs in bf16 (model/gru.h): under autocast the encoder states,
-// the attention's key projections and the decoder's features stay fp32, the logits are bf16,
-// and autocast is on again after each part.
-TEST(MixedTrainingTest, OnACpuOnlyTheOutputLayerIsBf16) {
+// On a CPU the encoder's GRU products and the output layer run in bf16, the decoder steps in
+// fp32 (model/gru.h): under autocast the encoder states, the attention's key projections and
+// the decoder's features are fp32, the logits bf16, and autocast is on again after each part.
+TEST(MixedTrainingTest, OnACpuTheDecoderStepsStayFp32) {
   const auto c = small_config();
   torch::manual_seed(7);
   auto model = model::build_model(c.model, 20, 20);
@@ -160,8 +160,8 @@ TEST(MixedTrainingTest, OnACpuOnlyTheOutputLayerIsBf16) {
   const auto encoded = model->encoder(batch.src, batch.src_lengths);
   EXPECT_EQ(encoded.states.scalar_type(), torch::kFloat);
   auto memory = model->decoder->prepare(encoded);
-  ASSERT_TRUE(memory.attention.projected.defined());
-  EXPECT_EQ(memory.attention.projected.scalar_type(), torch::kFloat);
+  ASSERT_TRUE(memory.attention.projected.tensor.defined());
+  EXPECT_EQ(memory.attention.projected.tensor.scalar_type(), torch::kFloat);
   auto state = model->decoder->initial_state(encoded);
   const auto out = model->decoder->step(batch.tgt_in.select(1, 0), state, memory);
   EXPECT_EQ(out.features.scalar_type(), torch::kFloat);

@@ -1,10 +1,12 @@
-// The in-place sum of the attention values' gradient over decoder steps (model/step_values.h)
+// The in-place sum of the attention values' gradient over decoder steps (model/step_shared.h)
 // against the same steps recorded op by op: equal contexts and gradients, in double.
 
-#include "model/step_values.h"
+#include "model/step_shared.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
+
+#include "model/scorer.h"
 
 namespace s2s {
 namespace {
@@ -30,7 +32,7 @@ Steps make_steps() {
 
 std::vector<torch::Tensor> gradients(const Steps& s, bool shared) {
   const auto wrapped =
-      shared ? model::share_across_steps(s.values) : model::StepValues{s.values, {}};
+      shared ? model::share_across_steps(s.values) : model::StepShared{s.values, {}};
   if (shared) {
     EXPECT_TRUE(wrapped.grad.defined());
   }
@@ -48,7 +50,7 @@ std::vector<torch::Tensor> gradients(const Steps& s, bool shared) {
   return torch::autograd::grad({loss}, inputs);
 }
 
-TEST(StepValuesTest, GradientsEqualTheRecordedSteps) {
+TEST(StepSharedTest, GradientsEqualTheRecordedSteps) {
   const auto s = make_steps();
   const auto recorded = gradients(s, /*shared=*/false);
   const auto summed = gradients(s, /*shared=*/true);
@@ -60,11 +62,47 @@ TEST(StepValuesTest, GradientsEqualTheRecordedSteps) {
   EXPECT_GT(summed[0][3].abs().sum().item<double>(), 0.0);
 }
 
-TEST(StepValuesTest, WithoutGradientsNothingIsBuffered) {
+TEST(StepSharedTest, WithoutGradientsNothingIsBuffered) {
   const auto s = make_steps();
   const torch::NoGradGuard no_grad;
   EXPECT_FALSE(model::share_across_steps(s.values).grad.defined());
   EXPECT_FALSE(model::share_across_steps(torch::randn({2, 5, 3})).grad.defined());
+}
+
+// The additive scorer's step node (model/scorer.h) against its recorded score(): the same scores,
+// and the same gradients for the keys, the queries and the scorer's weights.
+TEST(StepSharedTest, AdditiveStepScoreEqualsTheRecordedScorer) {
+  torch::manual_seed(6);
+  model::AdditiveScorerImpl scorer(model::ScorerOptions(3, 4).hidden_size(5));
+  scorer.to(torch::kDouble);
+  const auto keys = torch::randn({4, 6, 5}, torch::kDouble).requires_grad_();  // W k
+  std::vector<torch::Tensor> queries;
+  for (const int64_t rows : {4, 2, 2}) {
+    queries.push_back(torch::randn({rows, 4}, torch::kDouble).requires_grad_());
+  }
+  const auto run = [&](bool shared) {
+    const auto k = shared ? model::share_across_steps(keys) : model::StepShared{keys, {}};
+    torch::Tensor loss = torch::zeros({}, torch::kDouble);
+    for (const auto& q : queries) {
+      const auto scores = scorer.score_step(q, k);
+      EXPECT_TRUE(
+          torch::allclose(scores, scorer.score(q, keys.narrow(0, 0, q.size(0))), 1e-12, 1e-14));
+      loss = loss + torch::log_softmax(scores, 1).select(1, 0).sum();
+    }
+    std::vector<torch::Tensor> inputs{keys};
+    inputs.insert(inputs.end(), queries.begin(), queries.end());
+    for (const auto& p : scorer.parameters()) inputs.push_back(p);
+    return torch::autograd::grad({loss}, inputs, {}, {}, false, /*allow_unused=*/true);
+  };
+  const auto recorded = run(false), summed = run(true);
+  ASSERT_EQ(summed.size(), recorded.size());
+  for (std::size_t i = 0; i < summed.size(); ++i) {
+    if (!recorded[i].defined()) {  // W of the keys: not reached from projected keys
+      EXPECT_FALSE(summed[i].defined() && summed[i].abs().sum().item<double>() > 0) << i;
+      continue;
+    }
+    EXPECT_TRUE(torch::allclose(summed[i], recorded[i], 1e-12, 1e-14)) << "gradient " << i;
+  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "model/step_values.h"
+#include "model/step_shared.h"
 
 namespace s2s::model {
 namespace {
@@ -7,13 +7,13 @@ using torch::Tensor;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// values -> values, whose gradient is the buffer the steps filled (plus any gradient that
-// reached the returned tensor directly).
+// x -> x, whose gradient is the buffer the steps filled (plus any gradient that reached the
+// returned tensor directly).
 struct CollectGrad : torch::autograd::Function<CollectGrad> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& values, const Tensor& buffer) {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& buffer) {
     ctx->saved_data["buffer"] = buffer;
     ctx->set_materialize_grads(false);
-    return values;
+    return x;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     auto buffer = ctx->saved_data["buffer"].toTensor();
@@ -51,18 +51,22 @@ struct StepWeightedSum : torch::autograd::Function<StepWeightedSum> {
 
 }  // namespace
 
-StepValues share_across_steps(const torch::Tensor& values) {
-  if (!torch::GradMode::is_enabled() || !values.requires_grad()) return {values, {}};
-  const auto real = values.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
-  auto buffer = torch::zeros(values.sizes(), values.options().dtype(real));
-  return {CollectGrad::apply(values, buffer), buffer};
+StepShared share_across_steps(const torch::Tensor& x) {
+  if (!torch::GradMode::is_enabled() || !x.requires_grad()) return {x, {}};
+  const auto real = x.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
+  auto buffer = torch::zeros(x.sizes(), x.options().dtype(real));
+  return {CollectGrad::apply(x, buffer), buffer};
 }
 
-torch::Tensor weighted_sum(const torch::Tensor& mix, const StepValues& values) {
+torch::Tensor step_rows(const StepShared& shared, int64_t r) {
+  return shared.tensor.narrow(0, 0, r);
+}
+
+torch::Tensor weighted_sum(const torch::Tensor& mix, const StepShared& values) {
   if (!values.grad.defined() || !torch::GradMode::is_enabled()) {
-    return torch::bmm(mix.unsqueeze(1), values.values.narrow(0, 0, mix.size(0))).squeeze(1);
+    return torch::bmm(mix.unsqueeze(1), step_rows(values, mix.size(0))).squeeze(1);
   }
-  return StepWeightedSum::apply(mix, values.values, values.grad);
+  return StepWeightedSum::apply(mix, values.tensor, values.grad);
 }
 
 }  // namespace s2s::model
