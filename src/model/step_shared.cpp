@@ -43,7 +43,8 @@ struct StepWeightedSum : torch::autograd::Function<StepWeightedSum> {
     const auto d_mix = torch::bmm(g.unsqueeze(1).to(values.scalar_type()), values.transpose(1, 2))
                            .squeeze(1)
                            .to(mix.scalar_type());
-    buffer.baddbmm_(mix.unsqueeze(2).to(buffer.scalar_type()),
+    // One broadcast pass over [r, S, D] (baddbmm_ on a CPU runs a small product per row).
+    buffer.addcmul_(mix.unsqueeze(2).to(buffer.scalar_type()),
                     g.unsqueeze(1).to(buffer.scalar_type()));
     return {d_mix, Tensor(), Tensor()};
   }
