@@ -15,6 +15,7 @@ DecoderMemory DecoderMemory::index_select(const torch::Tensor& index) const {
   DecoderMemory out;
   if (attention.projected.tensor.defined()) out.attention = attention.index_select(index);
   out.summary = summary.index_select(0, index);
+  out.cells = cells;
   return out;
 }
 
@@ -22,6 +23,7 @@ DecoderMemory DecoderMemory::head(int64_t n) const {
   DecoderMemory out;
   if (attention.projected.tensor.defined()) out.attention = attention.head(n);
   out.summary = summary.narrow(0, 0, n);
+  out.cells = cells;
   return out;
 }
 
@@ -73,8 +75,12 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
 }
 
 DecoderMemory DecoderImpl::prepare(const EncoderOutput& encoded) {
+  const bool bf16 = mixed_precision(encoded.states);  // the cells' products (model/gru_cell.h)
   const CpuAutocastOff fp32_on_cpu;
   DecoderMemory memory;
+  for (std::size_t l = 0; l < cells->size(); ++l) {
+    memory.cells.push_back(share_cell(cells->at<torch::nn::GRUCellImpl>(l), bf16));
+  }
   if (has_attention()) memory.attention = attention->prepare(encoded.states, encoded.mask);
   memory.summary = encoded.final;
   return memory;
@@ -132,8 +138,7 @@ StepOutput DecoderImpl::step_embedded(const torch::Tensor& embedded, DecoderStat
   std::vector<torch::Tensor> hidden;
   hidden.reserve(cells->size());
   for (std::size_t l = 0; l < cells->size(); ++l) {
-    auto h = gru_cell_step(cells->at<torch::nn::GRUCellImpl>(l), x,
-                           state.hidden[static_cast<int64_t>(l)]);
+    auto h = gru_cell_step(memory.cells[l], x, state.hidden[static_cast<int64_t>(l)]);
     x = l + 1 < cells->size() ? dropout_(h) : h;
     hidden.push_back(h);
   }

@@ -27,6 +27,7 @@
 
 #include "model/attention.h"
 #include "model/encoder.h"
+#include "model/gru_cell.h"
 
 namespace s2s::model {
 
@@ -57,8 +58,9 @@ struct DecoderOptions {
 
 // Everything the decoder reads from the source, fixed for the whole sentence.
 struct DecoderMemory {
-  AttentionMemory attention;  // undefined tensors without attention
-  torch::Tensor summary;      // [B, 2He] encoder summary: the context without attention
+  AttentionMemory attention;    // undefined tensors without attention
+  torch::Tensor summary;        // [B, 2He] encoder summary: the context without attention
+  std::vector<StepCell> cells;  // the GRU cells' weights for this batch's steps (model/gru_cell.h)
   DecoderMemory index_select(const torch::Tensor& index) const;
   DecoderMemory head(int64_t n) const;  // the first n rows, as views
 };

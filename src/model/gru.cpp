@@ -8,20 +8,6 @@
 #include "model/gru_direction.h"
 
 namespace s2s::model {
-namespace {
-
-// The gates of one step from the input projection gi [n, 3H] and the hidden projection
-// gh [n, 3H] (either precision), in fp32.
-torch::Tensor gates(const torch::Tensor& gi, const torch::Tensor& gh, const torch::Tensor& h) {
-  const auto i = gi.to(torch::kFloat).chunk(3, /*dim=*/1);
-  const auto g = gh.to(torch::kFloat).chunk(3, /*dim=*/1);
-  const auto r = torch::sigmoid(i[0] + g[0]);
-  const auto z = torch::sigmoid(i[1] + g[1]);
-  const auto n = torch::tanh(i[2] + r * g[2]);
-  return (1 - z) * n + z * h;
-}
-
-}  // namespace
 
 bool mixed_precision(const torch::Tensor& like) {
   return like.is_cuda() ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
@@ -35,12 +21,15 @@ CpuAutocastOff::~CpuAutocastOff() {
   if (was_enabled_) at::autocast::set_cpu_enabled(true);
 }
 
-torch::Tensor gru_cell_step(torch::nn::GRUCellImpl& cell, const torch::Tensor& x,
-                            const torch::Tensor& h) {
-  if (!mixed_precision(x)) return cell.forward(x, h);
-  const auto gi = torch::nn::functional::linear(x, cell.weight_ih, cell.bias_ih);
-  const auto gh = torch::nn::functional::linear(h, cell.weight_hh, cell.bias_hh);
-  return gates(gi, gh, h.to(torch::kFloat));
+AutocastOff::AutocastOff()
+    : cpu_(at::autocast::is_cpu_enabled()), gpu_(at::autocast::is_enabled()) {
+  at::autocast::set_cpu_enabled(false);
+  at::autocast::set_enabled(false);
+}
+
+AutocastOff::~AutocastOff() {
+  at::autocast::set_cpu_enabled(cpu_);
+  at::autocast::set_enabled(gpu_);
 }
 
 GruOutput bidirectional_gru(torch::nn::GRUImpl& rnn, const torch::Tensor& x,

@@ -39,9 +39,18 @@ class CpuAutocastOff {
   bool was_enabled_;
 };
 
-// One GRUCell step: x [B, I], h [B, H] (fp32) -> h' [B, H] (fp32).
-torch::Tensor gru_cell_step(torch::nn::GRUCellImpl& cell, const torch::Tensor& x,
-                            const torch::Tensor& h);
+// Autocast off on every device for its lifetime: for nodes that choose their precision
+// themselves (model/gru_direction.h, model/gru_cell.h).
+class AutocastOff {
+ public:
+  AutocastOff();
+  ~AutocastOff();
+  AutocastOff(const AutocastOff&) = delete;
+  AutocastOff& operator=(const AutocastOff&) = delete;
+
+ private:
+  bool cpu_, gpu_;
+};
 
 struct GruOutput {
   torch::Tensor states;  // [B, S, 2H], zero at padding

@@ -1,6 +1,6 @@
 #include "model/gru_direction.h"
 
-#include <ATen/autocast_mode.h>
+#include "model/gru.h"
 
 namespace s2s::model {
 namespace {
@@ -8,24 +8,6 @@ namespace {
 using torch::Tensor;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
-
-// Autocast off (CPU and CUDA) for the life of the guard: the node picks its precision itself.
-class NoAutocast {
- public:
-  NoAutocast() : cpu_(at::autocast::is_cpu_enabled()), gpu_(at::autocast::is_enabled()) {
-    at::autocast::set_cpu_enabled(false);
-    at::autocast::set_enabled(false);
-  }
-  ~NoAutocast() {
-    at::autocast::set_cpu_enabled(cpu_);
-    at::autocast::set_enabled(gpu_);
-  }
-  NoAutocast(const NoAutocast&) = delete;
-  NoAutocast& operator=(const NoAutocast&) = delete;
-
- private:
-  bool cpu_, gpu_;
-};
 
 // x [n, ...] -> [rows, ...] with zero rows below.
 Tensor pad_rows(const Tensor& x, int64_t rows) {
@@ -50,7 +32,7 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
   static variable_list forward(AutogradContext* ctx, const Tensor& gi_all, const Tensor& w_hh,
                                const Tensor& b_hh, const std::vector<int64_t>& active, bool reverse,
                                bool bf16) {
-    const NoAutocast no_autocast;
+    const AutocastOff no_autocast;
     const int64_t batch = gi_all.size(0), steps = gi_all.size(1), hidden = w_hh.size(1);
     // fp32 arithmetic for reduced-precision projections, else their own (double in tests).
     const auto real = gi_all.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
@@ -91,7 +73,7 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const NoAutocast no_autocast;
+    const AutocastOff no_autocast;
     const auto w = ctx->saved_data["w"].toTensor();
     const auto saved = ctx->saved_data["saved"].toTensorVector();
     const auto active = ctx->saved_data["active"].toIntVector();

@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include "model/gru.h"
+#include "model/gru_cell.h"
 
 namespace s2s {
 namespace {
@@ -86,6 +87,41 @@ TEST_F(GruDirectionTest, Bf16HiddenProductsStayCloseToFp32) {
   EXPECT_FALSE(torch::equal(bf16.states, fp32.states));  // the products did run in bf16
   EXPECT_TRUE(torch::allclose(bf16.states, fp32.states, 0.0, 0.03));
   EXPECT_TRUE(torch::allclose(bf16.final, fp32.final, 0.0, 0.03));
+}
+
+// The decoder's cell node (model/gru_cell.h) over three steps with shrinking rows against
+// GRUCell's recorded forward: the same states and gradients, the weights' summed in place.
+TEST(GruCellStepTest, StatesAndGradientsEqualTheRecordedCell) {
+  torch::manual_seed(12);
+  torch::nn::GRUCell cell(3, 4);
+  cell->to(torch::kDouble);
+  const auto h0 = torch::randn({4, 4}, torch::kDouble).requires_grad_();
+  std::vector<torch::Tensor> xs;
+  for (const int64_t rows : {4, 4, 2}) {
+    xs.push_back(torch::randn({rows, 3}, torch::kDouble).requires_grad_());
+  }
+  const auto run = [&](bool node) {
+    const auto shared = model::share_cell(*cell, false);
+    if (node) {
+      EXPECT_TRUE(shared.w_ih.grad.defined());
+    }
+    auto h = h0;
+    torch::Tensor loss = torch::zeros({}, torch::kDouble);
+    for (const auto& x : xs) {
+      const auto prev = h.narrow(0, 0, x.size(0));
+      h = node ? model::gru_cell_step(shared, x, prev) : cell->forward(x, prev);
+      loss = loss + (h * h).sum() + h.select(1, 0).sum();
+    }
+    std::vector<torch::Tensor> inputs{h0};
+    inputs.insert(inputs.end(), xs.begin(), xs.end());
+    for (const auto& p : cell->parameters()) inputs.push_back(p);
+    return torch::autograd::grad({loss}, inputs);
+  };
+  const auto recorded = run(false), node = run(true);
+  ASSERT_EQ(node.size(), recorded.size());
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    EXPECT_TRUE(torch::allclose(node[i], recorded[i], 1e-10, 1e-12)) << "gradient " << i;
+  }
 }
 
 }  // namespace
