@@ -8,8 +8,8 @@
 // product, then each direction as one autograd node whose backward through time is written out
 // (model/gru_direction.h). Under bf16 autocast the input product runs in bf16 and the hidden
 // products too, the gates and states in fp32. LibTorch's autocast would leave nn::GRU whole in
-// fp32. The decoder's GRUCell steps: LibTorch's own cell without autocast; under autocast (on
-// CUDA: on a CPU the decoder suspends it, CpuAutocastOff below) bf16 projections, fp32 gates.
+// fp32. The decoder's GRUCell steps are one node each (model/gru_cell.h), with bf16 products
+// under bf16 mixed precision on either device and the gates in fp32.
 // The weights are those of the nn::GRU / nn::GRUCell modules, so checkpoints are the same in
 // every precision and from before.
 //
