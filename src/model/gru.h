@@ -22,12 +22,13 @@ namespace s2s::model {
 // True while bf16 autocast is on for tensors on `like`'s device.
 bool mixed_precision(const torch::Tensor& like);
 
-// Suspends CPU autocast for its lifetime: on a CPU the decoder's steps and attention stay fp32.
-// Recorded op by op, they multiply [B, H] x [H, 3H]-sized matrices once per time step, and
-// each step's casts and bf16 gradient sums cost more than bf16 saves. Measured on a 2-core AMX
-// Xeon, reference settings (bench/reference.json), 60 updates: the whole model under autocast
-// trained 2,190 target tokens/s, fp32 2,540, the output layer alone in bf16 2,860. CUDA autocast is
-// left as it is.
+// Suspends CPU autocast for its lifetime: on a CPU the attention and the decoder's per-step ops
+// stay fp32. Recorded op by op under autocast, every step casts its small [H, 3H]-sized weights
+// again, and the casts and bf16 gradient sums cost more than bf16 saves. Measured on a 2-core
+// AMX Xeon, reference settings (bench/reference.json), 60 updates: the whole model under
+// autocast trained 2,190 target tokens/s, fp32 2,540, the output layer alone in bf16 2,860. The
+// GRU products that do run in bf16 go through their own nodes, which cast the weights once a
+// batch (model/gru_direction.h, model/gru_cell.h). CUDA autocast is left as it is.
 class CpuAutocastOff {
  public:
   CpuAutocastOff();
