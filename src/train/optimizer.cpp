@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "train/adam.h"
 #include "util/strings.h"
 
 namespace s2s::train {
@@ -10,7 +11,7 @@ namespace {
 
 std::unique_ptr<torch::optim::Optimizer> make_adam(const config::TrainingConfig& t,
                                                    std::vector<torch::Tensor> params) {
-  return std::make_unique<torch::optim::Adam>(
+  return std::make_unique<FusedAdam>(
       params, torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay));
 }
 
