@@ -58,11 +58,11 @@ nlohmann::json adam(const std::string& name, const std::vector<std::vector<int64
   auto fused_params = parameters(shapes), torch_params = parameters(shapes);
   s2s::train::FusedAdam fused(fused_params, torch::optim::AdamOptions(1e-3));
   torch::optim::Adam reference(torch_params, torch::optim::AdamOptions(1e-3));
-  const auto [ms_torch, ms_fused] =
-      alternate(30, [&] { reference.step(); }, [&] { fused.step(); });
+  const auto [ms_torch, ms_fused] = alternate(
+      30, [&] { reference.step(); }, [&] { fused.step(); });
   int64_t count = 0;
   for (const auto& p : fused_params) count += p.numel();
-  return {{"op", "adam_step"},    {"model", name},         {"parameters", count},
+  return {{"op", "adam_step"},       {"model", name},        {"parameters", count},
           {"libtorch_ms", ms_torch}, {"fused_ms", ms_fused}, {"speedup", ms_torch / ms_fused}};
 }
 
@@ -74,13 +74,13 @@ int main(int argc, char** argv) {
   torch::NoGradGuard no_grad;
   // Embeddings, GRU and attention weights, output layer: the shapes of the two configs.
   const std::vector<std::vector<int64_t>> main_job = {
-      {1520, 128}, {768, 128}, {768, 256}, {768}, {768}, {768, 128}, {768, 256}, {768},
-      {768},       {256, 512}, {256},      {256, 512}, {256, 256},  {1, 256},   {2010, 128},
-      {768, 640},  {768, 256}, {768},      {768},      {2010, 896}, {2010}};
+      {1520, 128}, {768, 128}, {768, 256}, {768}, {768},      {768, 128},  {768, 256},
+      {768},       {768},      {256, 512}, {256}, {256, 512}, {256, 256},  {1, 256},
+      {2010, 128}, {768, 640}, {768, 256}, {768}, {768},      {2010, 896}, {2010}};
   const std::vector<std::vector<int64_t>> reference = {
-      {7882, 128}, {768, 128}, {768, 256}, {768}, {768}, {768, 128}, {768, 256}, {768},
-      {768},       {256, 512}, {256},      {256, 512}, {256, 256},  {1, 256},   {5898, 128},
-      {768, 640},  {768, 256}, {768},      {768},      {5898, 896}, {5898}};
+      {7882, 128}, {768, 128}, {768, 256}, {768}, {768},      {768, 128},  {768, 256},
+      {768},       {768},      {256, 512}, {256}, {256, 512}, {256, 256},  {1, 256},
+      {5898, 128}, {768, 640}, {768, 256}, {768}, {768},      {5898, 896}, {5898}};
   for (const auto& line : {adam("default.json", main_job), adam("reference.json", reference)}) {
     std::printf("%s\n", line.dump().c_str());
   }

@@ -23,7 +23,6 @@ struct AdamScalars {
 
 // p, g, m, v: n contiguous elements each. Parallel over the OpenMP threads for large n.
 void adam_update(float* p, const float* g, float* m, float* v, int64_t n, const AdamScalars& s);
-void adam_update(double* p, const double* g, double* m, double* v, int64_t n,
-                 const AdamScalars& s);
+void adam_update(double* p, const double* g, double* m, double* v, int64_t n, const AdamScalars& s);
 
 }  // namespace s2s::train

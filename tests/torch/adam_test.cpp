@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <memory>
 #include <sstream>
 
 namespace s2s {
@@ -53,6 +54,25 @@ void expect_close(const std::vector<torch::Tensor>& a, const std::vector<torch::
   }
 }
 
+// The same parameters under the fused step and LibTorch's, after `updates` equal updates.
+struct Twins {
+  std::vector<torch::Tensor> fused_params, reference_params;
+  std::unique_ptr<train::FusedAdam> fused;
+  std::unique_ptr<Adam> reference;
+};
+
+Twins train_twins(torch::ScalarType type, const AdamOptions& options, int updates) {
+  Twins t;
+  t.fused_params = make_params(type);
+  t.reference_params = clones(t.fused_params);
+  t.fused = std::make_unique<train::FusedAdam>(t.fused_params, options);
+  t.reference = std::make_unique<Adam>(t.reference_params, options);
+  for (int update = 0; update < updates; ++update) {
+    step_both(*t.fused, t.fused_params, *t.reference, t.reference_params, update);
+  }
+  return t;
+}
+
 const AdamParamState& state_of(const torch::optim::Optimizer& o, const torch::Tensor& p) {
   return static_cast<const AdamParamState&>(
       *o.state().at(c10::guts::to_string(p.unsafeGetTensorImpl())));
@@ -68,43 +88,28 @@ class FusedAdamTest : public ::testing::TestWithParam<Case> {};
 TEST_P(FusedAdamTest, EqualsLibTorchAdam) {
   const auto [type, weight_decay] = GetParam();
   const double tol = type == torch::kDouble ? 1e-12 : 1e-6;
-  auto fused_params = make_params(type);
-  auto reference_params = clones(fused_params);
-  const auto options = AdamOptions(3e-3).weight_decay(weight_decay);
-  train::FusedAdam fused(fused_params, options);
-  Adam reference(reference_params, options);
-  EXPECT_TRUE(fused.fused());
-  for (int update = 0; update < 6; ++update) {
-    step_both(fused, fused_params, reference, reference_params, update);
-  }
-  expect_close(fused_params, reference_params, tol);
-  for (std::size_t i = 0; i < fused_params.size(); ++i) {
-    const auto& a = state_of(fused, fused_params[i]);
-    const auto& b = state_of(reference, reference_params[i]);
+  const auto t = train_twins(type, AdamOptions(3e-3).weight_decay(weight_decay), 6);
+  EXPECT_TRUE(t.fused->fused());
+  expect_close(t.fused_params, t.reference_params, tol);
+  for (std::size_t i = 0; i < t.fused_params.size(); ++i) {
+    const auto& a = state_of(*t.fused, t.fused_params[i]);
+    const auto& b = state_of(*t.reference, t.reference_params[i]);
     EXPECT_EQ(a.step(), 6);
     EXPECT_EQ(a.step(), b.step());
     expect_close({a.exp_avg(), a.exp_avg_sq()}, {b.exp_avg(), b.exp_avg_sq()}, tol);
   }
   // The parameters moved: a test that updates nothing would pass the comparison above.
-  EXPECT_FALSE(torch::allclose(fused_params[2], make_params(type)[2]));
+  EXPECT_FALSE(torch::allclose(t.fused_params[2], make_params(type)[2]));
 }
 
 INSTANTIATE_TEST_SUITE_P(TypesAndDecay, FusedAdamTest,
                          ::testing::Values(Case{torch::kFloat, 0.0}, Case{torch::kFloat, 0.01},
-                                           Case{torch::kDouble, 0.0},
-                                           Case{torch::kDouble, 0.01}));
+                                           Case{torch::kDouble, 0.0}, Case{torch::kDouble, 0.01}));
 
 TEST(FusedAdamFallbackTest, AmsgradAndHalfPrecisionTakeLibTorchsStep) {
-  auto params = make_params(torch::kFloat);
-  auto reference_params = clones(params);
-  const auto options = AdamOptions(1e-2).amsgrad(true);
-  train::FusedAdam fused(params, options);
-  Adam reference(reference_params, options);
-  EXPECT_FALSE(fused.fused());
-  for (int update = 0; update < 3; ++update) {
-    step_both(fused, params, reference, reference_params, update);
-  }
-  expect_close(params, reference_params, 0.0);
+  const auto t = train_twins(torch::kFloat, AdamOptions(1e-2).amsgrad(true), 3);
+  EXPECT_FALSE(t.fused->fused());
+  expect_close(t.fused_params, t.reference_params, 0.0);
   auto bf16 = torch::randn({4, 4}).to(torch::kBFloat16).requires_grad_();
   EXPECT_FALSE(train::FusedAdam({bf16}).fused());
 }
