@@ -4,7 +4,7 @@
 //
 //   s2s study scaling [--dims 16,32,...] [--keys 64] [--samples 2000] [--seed 1] [--csv FILE]
 //   s2s study init [--depth 20] [--width 256] [--seed 1] [--csv FILE] [--train-steps 300]
-//                  [--config configs/default.json] [--skip-training]
+//                  [--config configs/default_long.json] [--skip-training]
 
 #include <CLI/CLI.hpp>
 #include <string>
