@@ -14,11 +14,11 @@ StepShared head_rows(const StepShared& x) {
   const auto fold = [](const torch::Tensor& t) {
     return t.defined() ? t.view({-1, t.size(2), t.size(3)}) : t;
   };
-  return {fold(x.tensor), fold(x.grad)};
+  return {fold(x.tensor), fold(x.grad), {}};
 }
 
 StepShared select_rows(const StepShared& x, const torch::Tensor& index) {
-  return {x.tensor.index_select(0, index), {}};
+  return {x.tensor.index_select(0, index), {}, {}};
 }
 
 }  // namespace

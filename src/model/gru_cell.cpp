@@ -37,6 +37,10 @@ Gates cell_forward(const Tensor& x, const Tensor& h, const Products& p) {
   return out;
 }
 
+c10::intrusive_ptr<PendingProducts> pending(AutogradContext* ctx, const char* key) {
+  return c10::static_intrusive_pointer_cast<PendingProducts>(ctx->saved_data[key].toCapsule());
+}
+
 // Inputs: x, h, then the weights as the steps see them (the gradient edges, which the node
 // leaves empty), and the cell with their buffers and the product weights.
 struct GruCellStep : torch::autograd::Function<GruCellStep> {
@@ -53,8 +57,9 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
     ctx->saved_data["gh_n"] = gates.gh_n;
     ctx->saved_data["w_ih"] = p.w_ih.detach();
     ctx->saved_data["w_hh"] = p.w_hh.detach();
-    ctx->saved_data["buffers"] =
-        std::vector<Tensor>{cell.w_ih.grad, cell.w_hh.grad, cell.b_ih.grad, cell.b_hh.grad};
+    ctx->saved_data["biases"] = std::vector<Tensor>{cell.b_ih.grad, cell.b_hh.grad};
+    ctx->saved_data["pending_ih"] = c10::IValue::make_capsule(cell.w_ih.pending);
+    ctx->saved_data["pending_hh"] = c10::IValue::make_capsule(cell.w_hh.pending);
     return gates.next;
   }
 
@@ -65,7 +70,7 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
     const auto r = ctx->saved_data["r"].toTensor(), z = ctx->saved_data["z"].toTensor();
     const auto n = ctx->saved_data["n"].toTensor(), gh_n = ctx->saved_data["gh_n"].toTensor();
     const auto w_ih = ctx->saved_data["w_ih"].toTensor(), w_hh = ctx->saved_data["w_hh"].toTensor();
-    auto buffers = ctx->saved_data["buffers"].toTensorVector();
+    auto biases = ctx->saved_data["biases"].toTensorVector();
     const auto real = r.scalar_type();
     const auto d_next = grads[0].to(real);
     const auto d_cand = d_next * (1 - z) * (1 - n * n);
@@ -76,11 +81,12 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
     const auto low = w_ih.scalar_type();
     const auto d_x = torch::mm(d_gi.to(low), w_ih).to(x.scalar_type());
     const auto d_h = (d_next * z + torch::mm(d_gh.to(low), w_hh).to(real)).to(h.scalar_type());
-    // dW_ih += d_gi^T x, dW_hh += d_gh^T h, db += column sums: in place, in fp32.
-    buffers[0].addmm_(d_gi.t(), x.to(real));
-    buffers[1].addmm_(d_gh.t(), h.to(real));
-    buffers[2].add_(d_gi.sum(0));
-    buffers[3].add_(d_gh.sum(0));
+    // dW_ih += d_gi^T x, dW_hh += d_gh^T h: deferred to one product over all steps
+    // (model/step_shared.h); db += column sums: in place. All in fp32.
+    pending(ctx, "pending_ih")->add(d_gi, x);
+    pending(ctx, "pending_hh")->add(d_gh, h);
+    biases[0].add_(d_gi.sum(0));
+    biases[1].add_(d_gh.sum(0));
     variable_list out(7);  // x, h, the four weights (left undefined: buffered), the cell
     out[0] = d_x;
     out[1] = d_h;
@@ -91,8 +97,8 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
 }  // namespace
 
 StepCell share_cell(torch::nn::GRUCellImpl& cell, bool bf16) {
-  StepCell c{share_across_steps(cell.weight_ih),
-             share_across_steps(cell.weight_hh),
+  StepCell c{share_weight_across_steps(cell.weight_ih),
+             share_weight_across_steps(cell.weight_hh),
              share_across_steps(cell.bias_ih),
              share_across_steps(cell.bias_hh),
              {},

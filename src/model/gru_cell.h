@@ -1,9 +1,10 @@
 #pragma once
 // The decoder's GRUCell step (equations in model/gru.h) as one autograd node per step, its
-// backward written out (the formulas of model/gru_direction.h) and its weight gradients added
-// into one buffer per weight in place (model/step_shared.h). Recorded op by op, a step leaves a
-// dozen nodes, and autograd sums its [3H, I] and [3H, H] weight gradients into the totals with
-// a pass each. Without autograd (decoding) the step runs the same arithmetic without a node.
+// backward written out (the formulas of model/gru_direction.h) and its weight gradients left as
+// products that one product over all steps adds into a buffer per weight (model/step_shared.h).
+// Recorded op by op, a step leaves a dozen nodes, and autograd sums its [3H, I] and [3H, H] weight
+// gradients into the totals with a pass each. Without autograd (decoding) the step runs the same
+// arithmetic without a node.
 //
 // Shapes: n rows, I input size, H hidden size.
 

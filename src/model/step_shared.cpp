@@ -7,19 +7,27 @@ using torch::Tensor;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// x -> x, whose gradient is the buffer the steps filled (plus any gradient that reached the
-// returned tensor directly).
+// x -> x, whose gradient is the buffer the steps filled, plus their deferred products (plus
+// any gradient that reached the returned tensor directly).
 struct CollectGrad : torch::autograd::Function<CollectGrad> {
-  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& buffer) {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& buffer,
+                        const c10::intrusive_ptr<PendingProducts>& pending) {
     ctx->saved_data["buffer"] = buffer;
+    if (pending) ctx->saved_data["pending"] = c10::IValue::make_capsule(pending);
     ctx->set_materialize_grads(false);
     return x;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     auto buffer = ctx->saved_data["buffer"].toTensor();
+    const auto found = ctx->saved_data.find("pending");
+    if (found != ctx->saved_data.end()) {
+      const auto pending =
+          c10::static_intrusive_pointer_cast<PendingProducts>(found->second.toCapsule());
+      pending->flush(buffer);
+    }
     if (grads[0].defined()) buffer = buffer + grads[0];
     return {buffer.to(grads[0].defined() ? grads[0].scalar_type() : buffer.scalar_type()),
-            Tensor()};
+            Tensor(), Tensor()};
   }
 };
 
@@ -52,11 +60,33 @@ struct StepWeightedSum : torch::autograd::Function<StepWeightedSum> {
 
 }  // namespace
 
-StepShared share_across_steps(const torch::Tensor& x) {
-  if (!torch::GradMode::is_enabled() || !x.requires_grad()) return {x, {}};
+namespace {
+
+StepShared share(const torch::Tensor& x, c10::intrusive_ptr<PendingProducts> pending) {
+  if (!torch::GradMode::is_enabled() || !x.requires_grad()) return {x, {}, {}};
   const auto real = x.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
   auto buffer = torch::zeros(x.sizes(), x.options().dtype(real));
-  return {CollectGrad::apply(x, buffer), buffer};
+  return {CollectGrad::apply(x, buffer, pending), buffer, pending};
+}
+
+}  // namespace
+
+StepShared share_across_steps(const torch::Tensor& x) { return share(x, {}); }
+
+StepShared share_weight_across_steps(const torch::Tensor& w) {
+  return share(w, c10::make_intrusive<PendingProducts>());
+}
+
+void PendingProducts::add(const torch::Tensor& a, const torch::Tensor& b) {
+  left.push_back(a);
+  right.push_back(b);
+}
+
+void PendingProducts::flush(torch::Tensor& into) {
+  if (left.empty()) return;
+  into.addmm_(torch::cat(left).t(), torch::cat(right).to(into.scalar_type()));
+  left.clear();
+  right.clear();
 }
 
 torch::Tensor step_rows(const StepShared& shared, int64_t r) {

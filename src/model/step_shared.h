@@ -15,14 +15,31 @@
 
 namespace s2s::model {
 
+// Weight-gradient products that steps leave for the collecting node: dW += sum_k a_k^T b_k,
+// a_k [r_k, D_out], b_k [r_k, D_in]. Multiplied there once, as [D_out, N] x [N, D_in] with N
+// the rows of every step, instead of once a step with K = r_k (a few dozen rows, where the
+// product runs far below the machine's rate and the [D_out, D_in] sum is read and written
+// again every step).
+struct PendingProducts : torch::CustomClassHolder {
+  std::vector<torch::Tensor> left, right;  // a_k, b_k
+
+  void add(const torch::Tensor& a, const torch::Tensor& b);
+  // into += sum_k a_k^T b_k; then none are pending.
+  void flush(torch::Tensor& into);
+};
+
 struct StepShared {
   torch::Tensor tensor;  // X [R, S, D]
   torch::Tensor grad;    // [R, S, D] the steps' gradient sum (fp32); undefined: steps record
+  c10::intrusive_ptr<PendingProducts> pending;  // share_weight_across_steps only
 };
 
 // Wraps x [R, S, D]: when autograd records (grad mode on, x needing a gradient), steps that
 // know the buffer (weighted_sum, the additive scorer) add their gradients into it.
 StepShared share_across_steps(const torch::Tensor& x);
+
+// The same for a weight W [D_out, D_in] whose steps add their gradients as pending products.
+StepShared share_weight_across_steps(const torch::Tensor& w);
 
 // The first r rows of a shared tensor, as a view that autograd records (for steps without an
 // in-place sum of their own).

@@ -90,7 +90,8 @@ TEST_F(GruDirectionTest, Bf16HiddenProductsStayCloseToFp32) {
 }
 
 // The decoder's cell node (model/gru_cell.h) over three steps with shrinking rows against
-// GRUCell's recorded forward: the same states and gradients, the weights' summed in place.
+// GRUCell's recorded forward: the same states and gradients, the weights' from the products
+// deferred to one over all steps.
 TEST(GruCellStepTest, StatesAndGradientsEqualTheRecordedCell) {
   torch::manual_seed(12);
   torch::nn::GRUCell cell(3, 4);

@@ -32,7 +32,7 @@ Steps make_steps() {
 
 std::vector<torch::Tensor> gradients(const Steps& s, bool shared) {
   const auto wrapped =
-      shared ? model::share_across_steps(s.values) : model::StepShared{s.values, {}};
+      shared ? model::share_across_steps(s.values) : model::StepShared{s.values, {}, {}};
   if (shared) {
     EXPECT_TRUE(wrapped.grad.defined());
   }
@@ -81,7 +81,7 @@ TEST(StepSharedTest, AdditiveStepScoreEqualsTheRecordedScorer) {
     queries.push_back(torch::randn({rows, 4}, torch::kDouble).requires_grad_());
   }
   const auto run = [&](bool shared) {
-    const auto k = shared ? model::share_across_steps(keys) : model::StepShared{keys, {}};
+    const auto k = shared ? model::share_across_steps(keys) : model::StepShared{keys, {}, {}};
     torch::Tensor loss = torch::zeros({}, torch::kDouble);
     for (const auto& q : queries) {
       const auto scores = scorer.score_step(q, k);
