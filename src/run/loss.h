@@ -14,6 +14,16 @@ struct LossResult {
   torch::Tensor token_nll;  // [B, T] -log p(y_t), 0 at padding (keeps the graph)
 };
 
+// The two per-row terms of the loss for logits [N, V] and gold [N] (int64): nll = -log p(gold)
+// and uniform = -mean_v log p(v) (undefined unless want_uniform; the fused path always gives
+// it), both [N] in fp32 (double for double logits). fp32 and bf16 logits on a CPU take one
+// fused pass a row each way (run/cross_entropy_kernel.h); others LibTorch's log_softmax.
+struct CrossEntropyTerms {
+  torch::Tensor nll, uniform;
+};
+CrossEntropyTerms cross_entropy_terms(const torch::Tensor& logits, const torch::Tensor& gold,
+                                      bool want_uniform);
+
 // logits [N, V] for the positions token_index [N] (b * T + t) of targets [B, T], as the model's
 // forward returns them; <pad> targets are ignored. With label smoothing eps the target
 // distribution is (1 - eps) on the gold token plus eps / V spread uniformly (Szegedy et al. 2016).
