@@ -56,16 +56,18 @@ S2S_INLINE void forward_row(const T* x, int64_t vocab, int64_t gold, float& lse,
   float top = -std::numeric_limits<float>::infinity();
 #pragma omp simd reduction(max : top)
   for (int64_t v = 0; v < vocab; ++v) top = std::max(top, widen(x[v]));
-  float sum_exp = 0.0f, sum = 0.0f;
+  // Sums in double: summed in order over thousands of words (unvectorized builds), fp32 ones
+  // drift by 1e-5 relative, which the gradient p = exp(x - lse) carries.
+  double sum_exp = 0.0, sum = 0.0;
 #pragma omp simd reduction(+ : sum_exp, sum)
   for (int64_t v = 0; v < vocab; ++v) {
     const float xv = widen(x[v]);
-    sum_exp += exp_nonpositive(xv - top);
-    sum += xv;
+    sum_exp += static_cast<double>(exp_nonpositive(xv - top));
+    sum += static_cast<double>(xv);
   }
-  lse = top + std::log(sum_exp);
+  lse = top + static_cast<float>(std::log(sum_exp));
   nll = lse - widen(x[gold]);
-  uniform = lse - sum / static_cast<float>(vocab);
+  uniform = lse - static_cast<float>(sum / static_cast<double>(vocab));
 }
 
 template <typename T>
