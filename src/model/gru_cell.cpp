@@ -37,10 +37,6 @@ Gates cell_forward(const Tensor& x, const Tensor& h, const Products& p) {
   return out;
 }
 
-c10::intrusive_ptr<PendingProducts> pending(AutogradContext* ctx, const char* key) {
-  return c10::static_intrusive_pointer_cast<PendingProducts>(ctx->saved_data[key].toCapsule());
-}
-
 // Inputs: x, h, then the weights as the steps see them (the gradient edges, which the node
 // leaves empty), and the cell with their buffers and the product weights.
 struct GruCellStep : torch::autograd::Function<GruCellStep> {
@@ -83,8 +79,8 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
     const auto d_h = (d_next * z + torch::mm(d_gh.to(low), w_hh).to(real)).to(h.scalar_type());
     // dW_ih += d_gi^T x, dW_hh += d_gh^T h: deferred to one product over all steps
     // (model/step_shared.h); db += column sums: in place. All in fp32.
-    pending(ctx, "pending_ih")->add(d_gi, x);
-    pending(ctx, "pending_hh")->add(d_gh, h);
+    PendingProducts::from(ctx->saved_data["pending_ih"])->add(d_gi, x);
+    PendingProducts::from(ctx->saved_data["pending_hh"])->add(d_gh, h);
     biases[0].add_(d_gi.sum(0));
     biases[1].add_(d_gh.sum(0));
     variable_list out(7);  // x, h, the four weights (left undefined: buffered), the cell

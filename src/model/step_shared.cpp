@@ -20,14 +20,10 @@ struct CollectGrad : torch::autograd::Function<CollectGrad> {
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     auto buffer = ctx->saved_data["buffer"].toTensor();
     const auto found = ctx->saved_data.find("pending");
-    if (found != ctx->saved_data.end()) {
-      const auto pending =
-          c10::static_intrusive_pointer_cast<PendingProducts>(found->second.toCapsule());
-      pending->flush(buffer);
-    }
+    if (found != ctx->saved_data.end()) PendingProducts::from(found->second)->flush(buffer);
     if (grads[0].defined()) buffer = buffer + grads[0];
-    return {buffer.to(grads[0].defined() ? grads[0].scalar_type() : buffer.scalar_type()),
-            Tensor(), Tensor()};
+    return {buffer.to(grads[0].defined() ? grads[0].scalar_type() : buffer.scalar_type()), Tensor(),
+            Tensor()};
   }
 };
 
@@ -58,10 +54,6 @@ struct StepWeightedSum : torch::autograd::Function<StepWeightedSum> {
   }
 };
 
-}  // namespace
-
-namespace {
-
 StepShared share(const torch::Tensor& x, c10::intrusive_ptr<PendingProducts> pending) {
   if (!torch::GradMode::is_enabled() || !x.requires_grad()) return {x, {}, {}};
   const auto real = x.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
@@ -80,6 +72,10 @@ StepShared share_weight_across_steps(const torch::Tensor& w) {
 void PendingProducts::add(const torch::Tensor& a, const torch::Tensor& b) {
   left.push_back(a);
   right.push_back(b);
+}
+
+c10::intrusive_ptr<PendingProducts> PendingProducts::from(const c10::IValue& capsule) {
+  return c10::static_intrusive_pointer_cast<PendingProducts>(capsule.toCapsule());
 }
 
 void PendingProducts::flush(torch::Tensor& into) {

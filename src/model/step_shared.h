@@ -26,6 +26,8 @@ struct PendingProducts : torch::CustomClassHolder {
   void add(const torch::Tensor& a, const torch::Tensor& b);
   // into += sum_k a_k^T b_k; then none are pending.
   void flush(torch::Tensor& into);
+  // The object an autograd node saved with c10::IValue::make_capsule.
+  static c10::intrusive_ptr<PendingProducts> from(const c10::IValue& capsule);
 };
 
 struct StepShared {
