@@ -4,16 +4,14 @@
 #include <cmath>
 #include <limits>
 
+#include "util/vector_math.h"
+
 namespace s2s::run {
 namespace {
 
-// The row functions below are compiled for AVX-512, AVX2 and the baseline, one chosen once at
-// load time; everything they call is inlined into each.
-#define S2S_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#define S2S_INLINE inline __attribute__((always_inline))
-
-S2S_INLINE float from_bits(uint32_t bits) { return __builtin_bit_cast(float, bits); }
-S2S_INLINE uint32_t to_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+using util::exp_nonpositive;
+using util::from_bits;
+using util::to_bits;
 
 S2S_INLINE float widen(float x) { return x; }
 S2S_INLINE float widen(uint16_t bf16) { return from_bits(static_cast<uint32_t>(bf16) << 16); }
@@ -29,25 +27,6 @@ template <>
 S2S_INLINE uint16_t narrow<uint16_t>(float x) {
   const uint32_t bits = to_bits(x);
   return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
-}
-
-// exp(x) for x <= 0 as plain arithmetic the compiler vectorizes (a call to std::exp would
-// not): x = k ln 2 + r, |r| <= ln(2)/2, exp(r) by Cephes' degree-6 polynomial (relative error
-// about 2e-7), 2^k from the exponent bits. Below -87 (exp < 1.7e-38) it returns exp(-87).
-S2S_INLINE float exp_nonpositive(float x) {
-  x = std::max(x, -87.0f);
-  // k = round(x / ln 2) (half away from zero): truncation of a value <= 0 shifted by -1/2.
-  const auto k_int = static_cast<int32_t>(x * 1.44269504f - 0.5f);
-  const auto k = static_cast<float>(k_int);
-  const float r = (x - k * 0.693359375f) + k * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  return p * from_bits(static_cast<uint32_t>(k_int + 127) << 23);
 }
 
 template <typename T>
