@@ -67,14 +67,19 @@ AttentionImpl::AttentionImpl(const AttentionOptions& o) : options_(o) {
 
 AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch::Tensor& mask) {
   const int64_t batch = memory.size(0), len = memory.size(1), m = options_.heads();
-  const auto keys = key_proj_ ? key_proj_(memory) : memory;        // [B, S, Dk]
-  const auto values = value_proj_ ? value_proj_(memory) : memory;  // [B, S, Dv]
+  // These products, once a batch, run under the caller's autocast (bf16 under mixed precision).
+  // On a CPU the steps that read their results run in fp32 (model/gru.h): cast back for them.
+  const auto for_steps = [&](const torch::Tensor& t) {
+    return memory.device().is_cpu() ? t.to(memory.scalar_type()) : t;
+  };
+  const auto keys = key_proj_ ? key_proj_(memory) : memory;                   // [B, S, Dk]
+  const auto values = value_proj_ ? for_steps(value_proj_(memory)) : memory;  // [B, S, Dv]
   // Split the feature dimension into heads: [B, S, m, D/m] -> [B, m, S, D/m].
   const auto split = [&](const torch::Tensor& t) {
     return t.view({batch, len, m, t.size(2) / m}).transpose(1, 2).contiguous();
   };
   const auto head_keys = split(keys).view({batch * m, len, key_size_ / m});
-  const auto projected = scorer_->project_keys(head_keys);
+  const auto projected = for_steps(scorer_->project_keys(head_keys));
   const auto bias = torch::zeros({batch, len}, memory.options())
                         .masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity());
   return {share_across_steps(projected.view({batch, m, len, projected.size(2)})),

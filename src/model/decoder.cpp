@@ -76,12 +76,13 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
 
 DecoderMemory DecoderImpl::prepare(const EncoderOutput& encoded) {
   const bool bf16 = mixed_precision(encoded.states);  // the cells' products (model/gru_cell.h)
-  const CpuAutocastOff fp32_on_cpu;
   DecoderMemory memory;
+  // The key projections under the caller's autocast: once a batch, they pay in bf16.
+  if (has_attention()) memory.attention = attention->prepare(encoded.states, encoded.mask);
+  const CpuAutocastOff fp32_on_cpu;
   for (std::size_t l = 0; l < cells->size(); ++l) {
     memory.cells.push_back(share_cell(cells->at<torch::nn::GRUCellImpl>(l), bf16));
   }
-  if (has_attention()) memory.attention = attention->prepare(encoded.states, encoded.mask);
   memory.summary = encoded.final;
   return memory;
 }

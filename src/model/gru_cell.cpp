@@ -21,14 +21,17 @@ Products products(const StepCell& c) {
 
 struct Gates {
   Tensor r, z, n, gh_n, next;  // each [n, H]
+  Tensor x_low, h_low;         // x and h in the products' type
 };
 
 Gates cell_forward(const Tensor& x, const Tensor& h, const Products& p) {
   const auto real = h.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
   const auto low = p.w_ih.scalar_type();
-  const auto i = torch::addmm(p.b_ih, x.to(low), p.w_ih.t()).to(real).chunk(3, /*dim=*/1);
-  const auto g = torch::addmm(p.b_hh, h.to(low), p.w_hh.t()).to(real).chunk(3, /*dim=*/1);
   Gates out;
+  out.x_low = x.to(low);
+  out.h_low = h.to(low);
+  const auto i = torch::addmm(p.b_ih, out.x_low, p.w_ih.t()).to(real).chunk(3, /*dim=*/1);
+  const auto g = torch::addmm(p.b_hh, out.h_low, p.w_hh.t()).to(real).chunk(3, /*dim=*/1);
   out.r = torch::sigmoid(i[0] + g[0]);
   out.z = torch::sigmoid(i[1] + g[1]);
   out.n = torch::tanh(i[2] + out.r * g[2]);
@@ -46,7 +49,7 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
     const AutocastOff no_autocast;
     const auto p = products(cell);
     auto gates = cell_forward(x, h, p);
-    ctx->save_for_backward({x, h});
+    ctx->save_for_backward({x, h, gates.x_low, gates.h_low});
     ctx->saved_data["r"] = gates.r;
     ctx->saved_data["z"] = gates.z;
     ctx->saved_data["n"] = gates.n;
@@ -62,7 +65,7 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const AutocastOff no_autocast;
     const auto saved = ctx->get_saved_variables();
-    const auto &x = saved[0], &h = saved[1];
+    const auto &x = saved[0], &h = saved[1], &x_low = saved[2], &h_low = saved[3];
     const auto r = ctx->saved_data["r"].toTensor(), z = ctx->saved_data["z"].toTensor();
     const auto n = ctx->saved_data["n"].toTensor(), gh_n = ctx->saved_data["gh_n"].toTensor();
     const auto w_ih = ctx->saved_data["w_ih"].toTensor(), w_hh = ctx->saved_data["w_hh"].toTensor();
@@ -75,12 +78,14 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
     const auto d_gi = torch::cat({d_r, d_z, d_cand}, /*dim=*/1);      // [n, 3H]
     const auto d_gh = torch::cat({d_r, d_z, d_cand * r}, /*dim=*/1);  // [n, 3H]
     const auto low = w_ih.scalar_type();
-    const auto d_x = torch::mm(d_gi.to(low), w_ih).to(x.scalar_type());
-    const auto d_h = (d_next * z + torch::mm(d_gh.to(low), w_hh).to(real)).to(h.scalar_type());
+    const auto d_gi_low = d_gi.to(low), d_gh_low = d_gh.to(low);
+    const auto d_x = torch::mm(d_gi_low, w_ih).to(x.scalar_type());
+    const auto d_h = (d_next * z + torch::mm(d_gh_low, w_hh).to(real)).to(h.scalar_type());
     // dW_ih += d_gi^T x, dW_hh += d_gh^T h: deferred to one product over all steps
-    // (model/step_shared.h); db += column sums: in place. All in fp32.
-    PendingProducts::from(ctx->saved_data["pending_ih"])->add(d_gi, x);
-    PendingProducts::from(ctx->saved_data["pending_hh"])->add(d_gh, h);
+    // (model/step_shared.h), in the products' type as autocast's weight gradients are;
+    // db += column sums: in place, in fp32.
+    PendingProducts::from(ctx->saved_data["pending_ih"])->add(d_gi_low, x_low);
+    PendingProducts::from(ctx->saved_data["pending_hh"])->add(d_gh_low, h_low);
     biases[0].add_(d_gi.sum(0));
     biases[1].add_(d_gh.sum(0));
     variable_list out(7);  // x, h, the four weights (left undefined: buffered), the cell

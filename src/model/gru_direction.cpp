@@ -115,7 +115,10 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
         torch::stack(d_gi, /*dim=*/1).to(ctx->saved_data["gi_dtype"].toScalarType());
     if (d_gh.empty()) return {d_gi_all, Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
     const auto d_gh_all = torch::cat(d_gh);  // [N, 3H] over every (row, step) run
-    const auto d_w = torch::mm(d_gh_all.t(), torch::cat(h_prev));  // [3H, H]
+    // [3H, H], in the hidden products' type (bf16 under mixed precision, as autocast's weight
+    // gradients are); the bias's column sums in fp32.
+    const auto low = w.scalar_type();
+    const auto d_w = torch::mm(d_gh_all.to(low).t(), torch::cat(h_prev).to(low)).to(real);
     return {d_gi_all, d_w, d_gh_all.sum(0), Tensor(), Tensor(), Tensor()};
   }
 };

@@ -80,7 +80,12 @@ c10::intrusive_ptr<PendingProducts> PendingProducts::from(const c10::IValue& cap
 
 void PendingProducts::flush(torch::Tensor& into) {
   if (left.empty()) return;
-  into.addmm_(torch::cat(left).t(), torch::cat(right).to(into.scalar_type()));
+  const auto a = torch::cat(left), b = torch::cat(right).to(a.scalar_type());
+  if (a.scalar_type() == into.scalar_type()) {
+    into.addmm_(a.t(), b);
+  } else {  // bf16 products (model/gru_cell.h): a bf16 product, added in fp32
+    into.add_(torch::mm(a.t(), b));
+  }
   left.clear();
   right.clear();
 }

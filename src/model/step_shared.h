@@ -19,7 +19,8 @@ namespace s2s::model {
 // a_k [r_k, D_out], b_k [r_k, D_in]. Multiplied there once, as [D_out, N] x [N, D_in] with N
 // the rows of every step, instead of once a step with K = r_k (a few dozen rows, where the
 // product runs far below the machine's rate and the [D_out, D_in] sum is read and written
-// again every step).
+// again every step). The product runs in the pieces' type (bf16 under bf16 mixed precision)
+// and is added to the fp32 sum.
 struct PendingProducts : torch::CustomClassHolder {
   std::vector<torch::Tensor> left, right;  // a_k, b_k
 
