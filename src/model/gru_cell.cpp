@@ -1,6 +1,7 @@
 #include "model/gru_cell.h"
 
 #include "model/gru.h"
+#include "model/gru_gates.h"
 
 namespace s2s::model {
 namespace {
@@ -19,24 +20,20 @@ Products products(const StepCell& c) {
   return {c.w_ih.tensor, c.w_hh.tensor, c.b_ih.tensor, c.b_hh.tensor};
 }
 
-struct Gates {
-  Tensor r, z, n, gh_n, next;  // each [n, H]
-  Tensor x_low, h_low;         // x and h in the products' type
+struct Cell {
+  GateForward gates;    // saved [n, 4H], next [n, H]
+  Tensor x_low, h_low;  // x and h in the products' type
 };
 
-Gates cell_forward(const Tensor& x, const Tensor& h, const Products& p) {
+Cell cell_forward(const Tensor& x, const Tensor& h, const Products& p) {
   const auto real = h.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
   const auto low = p.w_ih.scalar_type();
-  Gates out;
+  Cell out;
   out.x_low = x.to(low);
   out.h_low = h.to(low);
-  const auto i = torch::addmm(p.b_ih, out.x_low, p.w_ih.t()).to(real).chunk(3, /*dim=*/1);
-  const auto g = torch::addmm(p.b_hh, out.h_low, p.w_hh.t()).to(real).chunk(3, /*dim=*/1);
-  out.r = torch::sigmoid(i[0] + g[0]);
-  out.z = torch::sigmoid(i[1] + g[1]);
-  out.n = torch::tanh(i[2] + out.r * g[2]);
-  out.gh_n = g[2];
-  out.next = out.n + out.z * (h.to(real) - out.n);  // (1 - z) n + z h
+  const auto gi = torch::addmm(p.b_ih, out.x_low, p.w_ih.t());  // [n, 3H]
+  const auto gh = torch::addmm(p.b_hh, out.h_low, p.w_hh.t());  // [n, 3H]
+  out.gates = gates_forward(gi, gh, h.to(real).contiguous());
   return out;
 }
 
@@ -48,46 +45,35 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
                         const Tensor& /*b_hh*/, const StepCell& cell) {
     const AutocastOff no_autocast;
     const auto p = products(cell);
-    auto gates = cell_forward(x, h, p);
-    ctx->save_for_backward({x, h, gates.x_low, gates.h_low});
-    ctx->saved_data["r"] = gates.r;
-    ctx->saved_data["z"] = gates.z;
-    ctx->saved_data["n"] = gates.n;
-    ctx->saved_data["gh_n"] = gates.gh_n;
+    auto out = cell_forward(x, h, p);
+    ctx->save_for_backward({x, h, out.x_low, out.h_low});
+    ctx->saved_data["gates"] = out.gates.saved;
     ctx->saved_data["w_ih"] = p.w_ih.detach();
     ctx->saved_data["w_hh"] = p.w_hh.detach();
     ctx->saved_data["biases"] = std::vector<Tensor>{cell.b_ih.grad, cell.b_hh.grad};
     ctx->saved_data["pending_ih"] = c10::IValue::make_capsule(cell.w_ih.pending);
     ctx->saved_data["pending_hh"] = c10::IValue::make_capsule(cell.w_hh.pending);
-    return gates.next;
+    return out.gates.next;
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const AutocastOff no_autocast;
     const auto saved = ctx->get_saved_variables();
     const auto &x = saved[0], &h = saved[1], &x_low = saved[2], &h_low = saved[3];
-    const auto r = ctx->saved_data["r"].toTensor(), z = ctx->saved_data["z"].toTensor();
-    const auto n = ctx->saved_data["n"].toTensor(), gh_n = ctx->saved_data["gh_n"].toTensor();
+    const auto gates = ctx->saved_data["gates"].toTensor();
     const auto w_ih = ctx->saved_data["w_ih"].toTensor(), w_hh = ctx->saved_data["w_hh"].toTensor();
     auto biases = ctx->saved_data["biases"].toTensorVector();
-    const auto real = r.scalar_type();
-    const auto d_next = grads[0].to(real);
-    const auto d_cand = d_next * (1 - z) * (1 - n * n);
-    const auto d_r = d_cand * gh_n * r * (1 - r);
-    const auto d_z = d_next * (h.to(real) - n) * z * (1 - z);
-    const auto d_gi = torch::cat({d_r, d_z, d_cand}, /*dim=*/1);      // [n, 3H]
-    const auto d_gh = torch::cat({d_r, d_z, d_cand * r}, /*dim=*/1);  // [n, 3H]
-    const auto low = w_ih.scalar_type();
-    const auto d_gi_low = d_gi.to(low), d_gh_low = d_gh.to(low);
-    const auto d_x = torch::mm(d_gi_low, w_ih).to(x.scalar_type());
-    const auto d_h = (d_next * z + torch::mm(d_gh_low, w_hh).to(real)).to(h.scalar_type());
+    const auto real = gates.scalar_type();
+    auto g = gates_backward(grads[0], Tensor(), gates, h.to(real).contiguous(), w_ih.scalar_type());
+    const auto d_x = torch::mm(g.d_gi_low, w_ih).to(x.scalar_type());
+    const auto d_h = g.d_h.add_(torch::mm(g.d_gh_low, w_hh)).to(h.scalar_type());
     // dW_ih += d_gi^T x, dW_hh += d_gh^T h: deferred to one product over all steps
     // (model/step_shared.h), in the products' type as autocast's weight gradients are;
     // db += column sums: in place, in fp32.
-    PendingProducts::from(ctx->saved_data["pending_ih"])->add(d_gi_low, x_low);
-    PendingProducts::from(ctx->saved_data["pending_hh"])->add(d_gh_low, h_low);
-    biases[0].add_(d_gi.sum(0));
-    biases[1].add_(d_gh.sum(0));
+    PendingProducts::from(ctx->saved_data["pending_ih"])->add(g.d_gi_low, x_low);
+    PendingProducts::from(ctx->saved_data["pending_hh"])->add(g.d_gh_low, h_low);
+    biases[0].add_(g.d_gi.sum(0));
+    biases[1].add_(g.d_gh.sum(0));
     variable_list out(7);  // x, h, the four weights (left undefined: buffered), the cell
     out[0] = d_x;
     out[1] = d_h;
@@ -119,7 +105,7 @@ StepCell share_cell(torch::nn::GRUCellImpl& cell, bool bf16) {
 torch::Tensor gru_cell_step(const StepCell& cell, const torch::Tensor& x, const torch::Tensor& h) {
   if (!cell.w_ih.grad.defined() || !torch::GradMode::is_enabled()) {
     const AutocastOff no_autocast;
-    return cell_forward(x, h, products(cell)).next;
+    return cell_forward(x, h, products(cell)).gates.next;
   }
   // The weights as inputs give the node its edges to their collecting nodes (which therefore
   // run after every step's backward).

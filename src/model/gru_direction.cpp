@@ -1,6 +1,7 @@
 #include "model/gru_direction.h"
 
 #include "model/gru.h"
+#include "model/gru_gates.h"
 
 namespace s2s::model {
 namespace {
@@ -23,10 +24,6 @@ Tensor replace_head(const Tensor& h, const Tensor& head) {
   return n == rows ? head : torch::cat({head, h.narrow(0, n, rows - n)});
 }
 
-// What one forward step keeps for its backward, each [n_t, H].
-struct Saved {
-  Tensor r, z, n, gh_n, h;  // gates, W_hn h + b_hn, and the state the step started from
-};
 
 struct GruDirection : torch::autograd::Function<GruDirection> {
   static variable_list forward(AutogradContext* ctx, const Tensor& gi_all, const Tensor& w_hh,
@@ -36,12 +33,14 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
     const int64_t batch = gi_all.size(0), steps = gi_all.size(1), hidden = w_hh.size(1);
     // fp32 arithmetic for reduced-precision projections, else their own (double in tests).
     const auto real = gi_all.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
-    const auto gi = gi_all.to(real);
     const auto w = bf16 ? w_hh.to(torch::kBFloat16) : w_hh;  // [3H, H]
     const auto b = b_hh.to(w.scalar_type());
-    auto h = torch::zeros({batch, hidden}, gi.options());
+    // The gates read the input products as they are when their type is the hidden products'.
+    const auto gi = gi_all.scalar_type() == w.scalar_type() ? gi_all : gi_all.to(real);
+    auto h = torch::zeros({batch, hidden}, gi_all.options().dtype(real));
+    // Per step: the gates [n_t, 4H] and the state the step started from [n_t, H].
     std::vector<Tensor> states(static_cast<std::size_t>(steps)), saved;
-    saved.reserve(static_cast<std::size_t>(5 * steps));
+    saved.reserve(static_cast<std::size_t>(2 * steps));
     for (int64_t k = 0; k < steps; ++k) {
       const int64_t t = reverse ? steps - 1 - k : k;
       const int64_t n = active[static_cast<std::size_t>(t)];
@@ -50,16 +49,11 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
         continue;
       }
       const auto prev = h.narrow(0, 0, n);
-      const auto gh = torch::addmm(b, prev.to(w.scalar_type()), w.t()).to(real);
-      const auto i = gi.select(1, t).narrow(0, 0, n).chunk(3, /*dim=*/1);
-      const auto g = gh.chunk(3, /*dim=*/1);
-      const auto r = torch::sigmoid(i[0] + g[0]);
-      const auto z = torch::sigmoid(i[1] + g[1]);
-      const auto cand = torch::tanh(i[2] + r * g[2]);
-      const auto next = cand + z * (prev - cand);  // (1 - z) n + z h
-      saved.insert(saved.end(), {r, z, cand, g[2], prev});
-      h = replace_head(h, next);
-      states[static_cast<std::size_t>(t)] = pad_rows(next, batch);
+      const auto gh = torch::addmm(b, prev.to(w.scalar_type()), w.t());  // [n, 3H]
+      auto gates = gates_forward(gi.select(1, t).narrow(0, 0, n), gh, prev);
+      saved.insert(saved.end(), {gates.saved, prev});
+      h = replace_head(h, gates.next);
+      states[static_cast<std::size_t>(t)] = pad_rows(gates.next, batch);
     }
     ctx->saved_data["w"] = w;
     ctx->saved_data["saved"] = saved;
@@ -92,20 +86,15 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
       const int64_t t = reverse ? steps - 1 - k : k;
       const int64_t n = active[static_cast<std::size_t>(t)];
       if (n == 0) continue;
-      next_saved -= 5;
-      const auto* s = &saved[static_cast<std::size_t>(next_saved)];
-      const Saved step{s[0], s[1], s[2], s[3], s[4]};
-      auto d_next = dh.narrow(0, 0, n);
-      if (d_states.defined()) d_next = d_next + d_states.select(1, t).narrow(0, 0, n);
-      const auto d_cand = d_next * (1 - step.z) * (1 - step.n * step.n);
-      const auto d_r = d_cand * step.gh_n * step.r * (1 - step.r);
-      const auto d_z = d_next * (step.h - step.n) * step.z * (1 - step.z);
-      const auto gh = torch::cat({d_r, d_z, d_cand * step.r}, /*dim=*/1);  // [n, 3H]
-      d_gi[static_cast<std::size_t>(t)] = pad_rows(torch::cat({d_r, d_z, d_cand}, 1), batch);
-      const auto d_prev = d_next * step.z + torch::mm(gh.to(w.scalar_type()), w).to(real);
-      dh = replace_head(dh, d_prev);
-      d_gh.push_back(gh);
-      h_prev.push_back(step.h);
+      next_saved -= 2;
+      const auto& gates = saved[static_cast<std::size_t>(next_saved)];
+      const auto& prev = saved[static_cast<std::size_t>(next_saved + 1)];
+      const auto more = d_states.defined() ? d_states.select(1, t).narrow(0, 0, n) : Tensor();
+      auto g = gates_backward(dh.narrow(0, 0, n), more, gates, prev, w.scalar_type());
+      d_gi[static_cast<std::size_t>(t)] = pad_rows(g.d_gi, batch);
+      dh = replace_head(dh, g.d_h.add_(torch::mm(g.d_gh_low, w)));  // d z + W_h^T dL/dgh
+      d_gh.push_back(g.d_gh);
+      h_prev.push_back(prev);
     }
     const int64_t gates = w.size(0);
     for (auto& d : d_gi) {

@@ -10,13 +10,11 @@ namespace s2s::run {
 namespace {
 
 using util::exp_nonpositive;
-using util::from_bits;
-using util::to_bits;
 
-S2S_INLINE float widen(float x) { return x; }
-S2S_INLINE float widen(uint16_t bf16) { return from_bits(static_cast<uint32_t>(bf16) << 16); }
+using util::widen;
 
-// fp32 -> bf16 rounded to nearest even (finite values; the loss checks finiteness upstream).
+// The gradient in the logits' type (bf16 rounded to nearest even; the loss checks finiteness
+// upstream).
 template <typename T>
 S2S_INLINE T narrow(float x);
 template <>
@@ -25,8 +23,7 @@ S2S_INLINE float narrow<float>(float x) {
 }
 template <>
 S2S_INLINE uint16_t narrow<uint16_t>(float x) {
-  const uint32_t bits = to_bits(x);
-  return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
+  return util::to_bf16(x);
 }
 
 template <typename T>

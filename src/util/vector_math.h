@@ -58,4 +58,25 @@ S2S_INLINE float tanh_approx(float x) {
   return from_bits(magnitude | (to_bits(x) & 0x80000000u));
 }
 
+// 1 / (1 + exp(-x)) from t = exp(-|x|): 1 / (1 + t) for x >= 0, t / (1 + t) below, where
+// 1 - 1 / (1 + t) would lose the digits of tiny results (relative error a few 1e-7). NaN stays
+// NaN.
+S2S_INLINE float sigmoid_approx(float x) {
+  const float t = exp_nonpositive(-std::fabs(x));
+  const float inverse = 1.0f / (1.0f + t);
+  const uint32_t negative = 0u - static_cast<uint32_t>(x < 0.0f);
+  const uint32_t nan = 0u - static_cast<uint32_t>(x != x);
+  const uint32_t value = (to_bits(inverse) & ~negative) | (to_bits(t * inverse) & negative);
+  return from_bits((value & ~nan) | (to_bits(x) & nan));
+}
+
+// fp32 <-> bf16 bits (bf16 is the high half of an fp32; narrowing rounds to nearest even, for
+// finite values).
+S2S_INLINE float widen(uint16_t bf16) { return from_bits(static_cast<uint32_t>(bf16) << 16); }
+S2S_INLINE float widen(float x) { return x; }
+S2S_INLINE uint16_t to_bf16(float x) {
+  const uint32_t bits = to_bits(x);
+  return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
+}
+
 }  // namespace s2s::util

@@ -48,5 +48,29 @@ TEST(VectorMathTest, ExpOfNonPositiveArguments) {
   EXPECT_FLOAT_EQ(util::exp_nonpositive(-1000.0f), std::exp(-87.0f));
 }
 
+TEST(VectorMathTest, SigmoidIsWithinTwoUlpsEverywhere) {
+  double worst = 0.0;
+  for (float x = -80.0f; x <= 40.0f; x += 1.0e-3f) {
+    const double want = 1.0 / (1.0 + std::exp(-double{x}));
+    worst = std::max(worst, relative_error(util::sigmoid_approx(x), want));
+  }
+  EXPECT_LT(worst, 2.5e-7);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(util::sigmoid_approx(inf), 1.0f);
+  EXPECT_EQ(util::sigmoid_approx(-inf), std::exp(-87.0f) / (1.0f + std::exp(-87.0f)));
+  EXPECT_EQ(util::sigmoid_approx(0.0f), 0.5f);
+  EXPECT_TRUE(std::isnan(util::sigmoid_approx(std::numeric_limits<float>::quiet_NaN())));
+}
+
+TEST(VectorMathTest, Bf16RoundsToNearestEven) {
+  EXPECT_EQ(util::to_bf16(1.0f), 0x3F80);
+  EXPECT_EQ(util::widen(util::to_bf16(-2.5f)), -2.5f);
+  // 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: to the even one, 1.
+  EXPECT_EQ(util::widen(util::to_bf16(1.0f + 0.00390625f)), 1.0f);
+  // 1 + 3 * 2^-8, halfway between 1 + 2^-7 and 1 + 2^-6: to 1 + 2^-6.
+  EXPECT_EQ(util::widen(util::to_bf16(1.0f + 3 * 0.00390625f)), 1.015625f);
+  EXPECT_EQ(util::widen(util::to_bf16(1.0f + 0.005f)), 1.0078125f);  // nearest
+}
+
 }  // namespace
 }  // namespace s2s

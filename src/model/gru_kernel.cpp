@@ -1,0 +1,115 @@
+#include "model/gru_kernel.h"
+
+#include "util/vector_math.h"
+
+namespace s2s::model {
+namespace {
+
+using util::widen;
+
+// Below this many hidden units (rows x H) a step runs on one thread: waking the others costs
+// more than they save.
+constexpr int64_t kParallelUnits = 8192;
+
+template <typename T>
+S2S_INLINE void forward_row(const T* gi, const T* gh, const float* h, int64_t hidden, float* saved,
+                            float* next) {
+  float *r = saved, *z = saved + hidden, *c = saved + 2 * hidden, *gh_n = saved + 3 * hidden;
+#pragma omp simd
+  for (int64_t k = 0; k < hidden; ++k) {
+    const float rk = util::sigmoid_approx(widen(gi[k]) + widen(gh[k]));
+    const float zk = util::sigmoid_approx(widen(gi[hidden + k]) + widen(gh[hidden + k]));
+    const float hn = widen(gh[2 * hidden + k]);
+    const float ck = util::tanh_approx(widen(gi[2 * hidden + k]) + rk * hn);
+    r[k] = rk;
+    z[k] = zk;
+    c[k] = ck;
+    gh_n[k] = hn;
+    next[k] = ck + zk * (h[k] - ck);
+  }
+}
+
+S2S_VECTOR_CLONES void row_forward(const float* gi, const float* gh, const float* h, int64_t hidden,
+                                   float* saved, float* next) {
+  forward_row(gi, gh, h, hidden, saved, next);
+}
+S2S_VECTOR_CLONES void row_forward(const uint16_t* gi, const uint16_t* gh, const float* h,
+                                   int64_t hidden, float* saved, float* next) {
+  forward_row(gi, gh, h, hidden, saved, next);
+}
+
+template <bool kMore>
+S2S_INLINE void backward_row(const float* d, const float* more, const float* saved, const float* h,
+                             int64_t hidden, float* d_gi, float* d_gh, float* d_h) {
+  const float *r = saved, *z = saved + hidden, *c = saved + 2 * hidden, *gh_n = saved + 3 * hidden;
+#pragma omp simd
+  for (int64_t k = 0; k < hidden; ++k) {
+    const float dk = kMore ? d[k] + more[k] : d[k];
+    const float d_c = dk * (1.0f - z[k]) * (1.0f - c[k] * c[k]);
+    const float d_r = d_c * gh_n[k] * r[k] * (1.0f - r[k]);
+    const float d_z = dk * (h[k] - c[k]) * z[k] * (1.0f - z[k]);
+    d_gi[k] = d_r;
+    d_gi[hidden + k] = d_z;
+    d_gi[2 * hidden + k] = d_c;
+    d_gh[k] = d_r;
+    d_gh[hidden + k] = d_z;
+    d_gh[2 * hidden + k] = d_c * r[k];
+    d_h[k] = dk * z[k];
+  }
+}
+
+// One row of the backward; `more` may be null, the bf16 copies too (both or neither).
+S2S_VECTOR_CLONES void row_backward(const float* d, const float* more, const float* saved,
+                                    const float* h, int64_t hidden, float* d_gi, float* d_gh,
+                                    float* d_h, uint16_t* d_gi_low, uint16_t* d_gh_low) {
+  if (more != nullptr) {
+    backward_row<true>(d, more, saved, h, hidden, d_gi, d_gh, d_h);
+  } else {
+    backward_row<false>(d, more, saved, h, hidden, d_gi, d_gh, d_h);
+  }
+  if (d_gi_low == nullptr) return;
+#pragma omp simd
+  for (int64_t k = 0; k < 3 * hidden; ++k) {
+    d_gi_low[k] = util::to_bf16(d_gi[k]);
+    d_gh_low[k] = util::to_bf16(d_gh[k]);
+  }
+}
+
+template <typename T>
+void forward(const T* gi, const T* gh, const float* h, const GruGates& g, float* saved,
+             float* next) {
+  const int64_t hidden = g.hidden;
+#pragma omp parallel for schedule(static) if (g.rows * hidden >= kParallelUnits)
+  for (int64_t i = 0; i < g.rows; ++i) {
+    row_forward(gi + i * g.gi_stride, gh + i * 3 * hidden, h + i * hidden, hidden,
+                saved + i * 4 * hidden, next + i * hidden);
+  }
+}
+
+}  // namespace
+
+void gru_gates_forward(const float* gi, const float* gh, const float* h, const GruGates& g,
+                       float* saved, float* next) {
+  forward(gi, gh, h, g, saved, next);
+}
+
+void gru_gates_forward(const uint16_t* gi, const uint16_t* gh, const float* h, const GruGates& g,
+                       float* saved, float* next) {
+  forward(gi, gh, h, g, saved, next);
+}
+
+void gru_gates_backward(const float* d, const float* more, int64_t more_stride, const float* saved,
+                        const float* h, const GruGates& g, const GruGateGrads& out) {
+  const int64_t hidden = g.hidden, gates = 3 * hidden;
+  const bool low = out.d_gi_low != nullptr && out.d_gh_low != nullptr;
+#pragma omp parallel for schedule(static) if (g.rows * hidden >= kParallelUnits)
+  for (int64_t i = 0; i < g.rows; ++i) {
+    row_backward(d + i * hidden, more != nullptr ? more + i * more_stride : nullptr,
+                 saved + i * 4 * hidden, h + i * hidden, hidden, out.d_gi + i * out.d_gi_stride,
+                 out.d_gh + i * gates, out.d_h + i * hidden,
+                 low ? out.d_gi_low + i * gates : nullptr,
+                 low ? out.d_gh_low + i * gates : nullptr);
+  }
+}
+
+}  // namespace s2s::model
