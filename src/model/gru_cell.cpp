@@ -25,7 +25,7 @@ struct Cell {
   Tensor x_low, h_low;  // x and h in the products' type
 };
 
-Cell cell_forward(const Tensor& x, const Tensor& h, const Products& p) {
+Cell cell_forward(const Tensor& x, const Tensor& h, const Products& p, bool for_backward) {
   const auto real = h.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
   const auto low = p.w_ih.scalar_type();
   Cell out;
@@ -33,7 +33,7 @@ Cell cell_forward(const Tensor& x, const Tensor& h, const Products& p) {
   out.h_low = h.to(low);
   const auto gi = torch::addmm(p.b_ih, out.x_low, p.w_ih.t());  // [n, 3H]
   const auto gh = torch::addmm(p.b_hh, out.h_low, p.w_hh.t());  // [n, 3H]
-  out.gates = gates_forward(gi, gh, h.to(real).contiguous());
+  out.gates = gates_forward(gi, gh, h.to(real).contiguous(), for_backward);
   return out;
 }
 
@@ -45,7 +45,7 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
                         const Tensor& /*b_hh*/, const StepCell& cell) {
     const AutocastOff no_autocast;
     const auto p = products(cell);
-    auto out = cell_forward(x, h, p);
+    auto out = cell_forward(x, h, p, /*for_backward=*/true);
     ctx->save_for_backward({x, h, out.x_low, out.h_low});
     ctx->saved_data["gates"] = out.gates.saved;
     ctx->saved_data["w_ih"] = p.w_ih.detach();
@@ -105,7 +105,7 @@ StepCell share_cell(torch::nn::GRUCellImpl& cell, bool bf16) {
 torch::Tensor gru_cell_step(const StepCell& cell, const torch::Tensor& x, const torch::Tensor& h) {
   if (!cell.w_ih.grad.defined() || !torch::GradMode::is_enabled()) {
     const AutocastOff no_autocast;
-    return cell_forward(x, h, products(cell)).gates.next;
+    return cell_forward(x, h, products(cell), /*for_backward=*/false).gates.next;
   }
   // The weights as inputs give the node its edges to their collecting nodes (which therefore
   // run after every step's backward).

@@ -24,7 +24,6 @@ Tensor replace_head(const Tensor& h, const Tensor& head) {
   return n == rows ? head : torch::cat({head, h.narrow(0, n, rows - n)});
 }
 
-
 struct GruDirection : torch::autograd::Function<GruDirection> {
   static variable_list forward(AutogradContext* ctx, const Tensor& gi_all, const Tensor& w_hh,
                                const Tensor& b_hh, const std::vector<int64_t>& active, bool reverse,

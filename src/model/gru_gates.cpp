@@ -25,17 +25,19 @@ uint16_t* mutable_bits(Tensor& t) {
 
 }  // namespace
 
-GateForward gates_forward(const Tensor& gi, const Tensor& gh, const Tensor& h) {
+GateForward gates_forward(const Tensor& gi, const Tensor& gh, const Tensor& h, bool for_backward) {
   const int64_t rows = h.size(0), hidden = h.size(1);
   if (fused_forward(gi, gh, h)) {
-    GateForward out{torch::empty({rows, 4 * hidden}, h.options()), torch::empty_like(h)};
+    GateForward out{for_backward ? torch::empty({rows, 4 * hidden}, h.options()) : Tensor(),
+                    torch::empty_like(h)};
     const GruGates g{rows, hidden, gi.stride(0)};
+    float* saved = for_backward ? out.saved.data_ptr<float>() : nullptr;
     if (gi.scalar_type() == torch::kBFloat16) {
-      gru_gates_forward(bits(gi), bits(gh), h.data_ptr<float>(), g, out.saved.data_ptr<float>(),
+      gru_gates_forward(bits(gi), bits(gh), h.data_ptr<float>(), g, saved,
                         out.next.data_ptr<float>());
     } else {
-      gru_gates_forward(gi.data_ptr<float>(), gh.data_ptr<float>(), h.data_ptr<float>(), g,
-                        out.saved.data_ptr<float>(), out.next.data_ptr<float>());
+      gru_gates_forward(gi.data_ptr<float>(), gh.data_ptr<float>(), h.data_ptr<float>(), g, saved,
+                        out.next.data_ptr<float>());
     }
     return out;
   }
@@ -44,7 +46,8 @@ GateForward gates_forward(const Tensor& gi, const Tensor& gh, const Tensor& h) {
   const auto r = torch::sigmoid(i[0] + g[0]);
   const auto z = torch::sigmoid(i[1] + g[1]);
   const auto c = torch::tanh(i[2] + r * g[2]);
-  return {torch::cat({r, z, c, g[2]}, /*dim=*/1), c + z * (h - c)};  // (1 - z) c + z h
+  const auto next = c + z * (h - c);  // (1 - z) c + z h
+  return {for_backward ? torch::cat({r, z, c, g[2]}, /*dim=*/1) : Tensor(), next};
 }
 
 GateBackward gates_backward(const Tensor& d, const Tensor& more, const Tensor& saved,

@@ -16,8 +16,9 @@ struct GateForward {
 };
 
 // gi [n, 3H] (rows may be strided), gh [n, 3H]: the products, in any type; h [n, H] in the
-// states' type (fp32, or double).
-GateForward gates_forward(const torch::Tensor& gi, const torch::Tensor& gh, const torch::Tensor& h);
+// states' type (fp32, or double). `saved` is left undefined when `for_backward` is false.
+GateForward gates_forward(const torch::Tensor& gi, const torch::Tensor& gh, const torch::Tensor& h,
+                          bool for_backward = true);
 
 struct GateBackward {
   torch::Tensor d_gi, d_gh;          // [n, 3H] in the states' type

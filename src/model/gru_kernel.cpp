@@ -11,21 +11,33 @@ using util::widen;
 // more than they save.
 constexpr int64_t kParallelUnits = 8192;
 
-template <typename T>
+template <bool kSave, typename T>
 S2S_INLINE void forward_row(const T* gi, const T* gh, const float* h, int64_t hidden, float* saved,
                             float* next) {
-  float *r = saved, *z = saved + hidden, *c = saved + 2 * hidden, *gh_n = saved + 3 * hidden;
 #pragma omp simd
   for (int64_t k = 0; k < hidden; ++k) {
     const float rk = util::sigmoid_approx(widen(gi[k]) + widen(gh[k]));
     const float zk = util::sigmoid_approx(widen(gi[hidden + k]) + widen(gh[hidden + k]));
     const float hn = widen(gh[2 * hidden + k]);
     const float ck = util::tanh_approx(widen(gi[2 * hidden + k]) + rk * hn);
-    r[k] = rk;
-    z[k] = zk;
-    c[k] = ck;
-    gh_n[k] = hn;
+    if (kSave) {  // r, z, c, gh_n
+      saved[k] = rk;
+      saved[hidden + k] = zk;
+      saved[2 * hidden + k] = ck;
+      saved[3 * hidden + k] = hn;
+    }
     next[k] = ck + zk * (h[k] - ck);
+  }
+}
+
+// One row of the forward; `saved` may be null (decoding).
+template <typename T>
+S2S_INLINE void forward_row(const T* gi, const T* gh, const float* h, int64_t hidden, float* saved,
+                            float* next) {
+  if (saved != nullptr) {
+    forward_row<true>(gi, gh, h, hidden, saved, next);
+  } else {
+    forward_row<false>(gi, gh, h, hidden, saved, next);
   }
 }
 
@@ -82,7 +94,7 @@ void forward(const T* gi, const T* gh, const float* h, const GruGates& g, float*
 #pragma omp parallel for schedule(static) if (g.rows * hidden >= kParallelUnits)
   for (int64_t i = 0; i < g.rows; ++i) {
     row_forward(gi + i * g.gi_stride, gh + i * 3 * hidden, h + i * hidden, hidden,
-                saved + i * 4 * hidden, next + i * hidden);
+                saved != nullptr ? saved + i * 4 * hidden : nullptr, next + i * hidden);
   }
 }
 

@@ -25,7 +25,7 @@ struct GruGates {
 };
 
 // gi [n, 3H] (rows gi_stride apart), gh [n, 3H], h [n, H] -> h' [n, H] and, for the backward,
-// saved [n, 4H] = [r, z, c, gh_n].
+// saved [n, 4H] = [r, z, c, gh_n] (null when there is no backward: decoding).
 void gru_gates_forward(const float* gi, const float* gh, const float* h, const GruGates& g,
                        float* saved, float* next);
 void gru_gates_forward(const uint16_t* gi, const uint16_t* gh, const float* h, const GruGates& g,

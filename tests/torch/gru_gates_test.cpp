@@ -39,6 +39,10 @@ TEST_P(GruGatesTest, FusedEqualsTheTensorOpsInDouble) {
   const auto want = model::gates_forward(wide(gi), wide(gh), wide(h));
   expect_close(fused.next, want.next, "h'");
   expect_close(fused.saved, want.saved, "saved gates");
+  // Without a backward (decoding): the same state, nothing saved.
+  const auto decoding = model::gates_forward(gi, gh, h, /*for_backward=*/false);
+  EXPECT_TRUE(torch::equal(decoding.next, fused.next));
+  EXPECT_FALSE(decoding.saved.defined());
 
   const auto got = model::gates_backward(d, more, fused.saved, h, c.products);
   const auto ref = model::gates_backward(wide(d), more.defined() ? wide(more) : more, want.saved,
