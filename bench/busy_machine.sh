@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Training speed on a busy machine against an idle one (README "On a busy machine"): runs
+# Training speed on a busy machine against an idle one (docs/performance.md "On a busy machine"): runs
 #   build/s2s bench -c bench/reference.json --steps N --warmup 0 --decode-sentences 0 --beam 1
 # alone and beside one busy process (a shell loop that holds one core), alternated idle, busy,
 # idle, busy ... over the rounds so that drift hits both alike, and prints the training target

@@ -18,7 +18,7 @@ packages=(
   nlohmann-json3-dev    # config, metrics
   libgtest-dev          # unit tests
   libopenblas0-openmp   # fast BLAS for LibTorch; the reference BLAS is ~20x slower
-  libtcmalloc-minimal4  # malloc for s2s: glibc's cost the main job 8% of its time (README)
+  libtcmalloc-minimal4  # malloc for s2s: glibc's cost the main job 8% of its time (docs/performance.md)
   python3               # scripts/make_corpus.py (standard library only)
 )
 extras=(python3-matplotlib)

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "config/choices.h"
+
 namespace s2s::config {
 
 // data.tokenizer = "sentencepiece": subword pieces from a SentencePiece model that `train`
@@ -83,7 +85,7 @@ struct ModelConfig {
 // REINFORCE for hard attention (Xu et al. 2015, sec. 4.1; Mnih et al. 2014). Decay, entropy
 // weight and the expected context with probability 0.5 follow the Show, Attend and Tell code
 // (arctic-captions); the baseline, the reward per token and the normalization are what learned
-// best on the bundled corpus (README "Hard attention").
+// best on the bundled corpus (docs/attention.md "Hard attention").
 struct ReinforceConfig {
   std::string baseline = "learned";
   double baseline_decay = 0.9;
@@ -155,11 +157,25 @@ struct Config {
   EvaluationConfig evaluation;
 };
 
+// The valid names of the keys that choose an interchangeable part. The parts' registries live
+// above the config (model/scorer.h, model/init.h, train/optimizer.h, train/schedule.h,
+// data/tokenizer.h, metrics/sacre_tokenizers.h); these torch-free copies let validation and
+// the template name them, and one test (tests/torch/registry_test.cpp) holds them equal to the
+// registries.
+const std::vector<std::string>& scorer_names();  // the scorer registry, then "none"
+const std::vector<std::string>& init_names();
+const std::vector<std::string>& optimizer_names();
+const std::vector<std::string>& schedule_names();
+const std::vector<std::string>& tokenizer_names();
+const std::vector<std::string>& bleu_tokenizer_names();
+// "a | b | c", for help texts.
+std::string names_help(const std::vector<std::string>& names);
+
 // The field lists, each field with what it means: `v(key, member, doc)` for a value,
 // `v.section(key, member)` for a nested struct.
 template <class V>
 void visit_fields(V& v, DataConfig& c) {
-  v("format", c.format, "corpus reader: \"parallel\" (PREFIX.src_ext/.tgt_ext) or \"tsv\"");
+  v("format", c.format, "corpus reader: " + choice_help<CorpusFormat>());
   v("train", c.train,
     "training corpus: parallel-file prefix or TSV file, relative to the config file");
   v("valid", c.valid, "validation corpus (same format)");
@@ -170,8 +186,7 @@ void visit_fields(V& v, DataConfig& c) {
     "gold alignments of valid (Pharaoh i-j), optional; relative to the config file");
   v("test_alignments", c.test_alignments,
     "gold alignments of test (Pharaoh i-j), optional; relative to the config file");
-  v("tokenizer", c.tokenizer,
-    "\"word\" (splits punctuation), \"whitespace\" (pre-tokenized) or \"sentencepiece\"");
+  v("tokenizer", c.tokenizer, "one of " + names_help(tokenizer_names()) + " (data/tokenizer.h)");
   v("lowercase", c.lowercase, "lower-case both sides before tokenizing");
   v("max_len", c.max_len, "drop training pairs longer than this (tokens); 0 = no limit");
   v("src_min_freq", c.src_min_freq, "source words seen fewer times become <unk>");
@@ -204,12 +219,11 @@ void visit_fields(V& v, EncoderConfig& c) {
 
 template <class V>
 void visit_fields(V& v, DecoderConfig& c) {
-  v("style", c.style, "\"bahdanau\" (query = previous state) or \"luong\"");
+  v("style", c.style, choice_help<DecoderStyle>());
   v("layers", c.layers, "stacked GRU layers");
   v("dropout", c.dropout, "dropout on the target embeddings and between GRU layers");
   v("output_dropout", c.output_dropout, "dropout on the output layer's input [s_t; c_t; e(y)]");
-  v("bridge", c.bridge,
-    "initial decoder state: \"tanh\" projection of encoder final states, or \"zero\"");
+  v("bridge", c.bridge, "initial decoder state: " + choice_help<Bridge>());
   v("tie_embeddings", c.tie_embeddings,
     "output layer = the target embeddings: logits = Emb tanh(W_p features) + b (Press & Wolf "
     "2017), fewer parameters and a smaller output product");
@@ -217,28 +231,24 @@ void visit_fields(V& v, DecoderConfig& c) {
 
 template <class V>
 void visit_fields(V& v, AttentionConfig& c) {
-  v("scorer", c.scorer, "additive | dot | scaled_dot | bilinear | none");
+  v("scorer", c.scorer, "attention scorer: " + names_help(scorer_names()));
   v("rank", c.rank, "bilinear only: low-rank (Uh)^T(Vq) with r = rank; 0 = full");
   v("size", c.size, "additive hidden size / projection size; 0 = decoder hidden");
   v("key_value", c.key_value, "separate key and value projections of encoder states");
   v("heads", c.heads, "attention heads; must divide the attention size");
-  v("hard", c.hard,
-    "hard attention in training: \"none\" (soft), \"sample\" (s_t ~ a_t, trained with REINFORCE) "
-    "or \"argmax\"");
+  v("hard", c.hard, "hard attention in training: " + choice_help<HardAttention>());
   v("hard_eval", c.hard_eval, "hard attention at evaluation: \"argmax\" or \"sample\"");
 }
 
 template <class V>
 void visit_fields(V& v, ReinforceConfig& c) {
-  v("baseline", c.baseline, "none | moving_average | learned | leave_one_out");
+  v("baseline", c.baseline, choice_help<ReinforceBaseline>());
   v("baseline_decay", c.baseline_decay, "moving average: b <- decay * b + (1 - decay) * mean(R)");
   v("samples", c.samples, "leave_one_out: K attention samples per sentence (>= 2)");
   v("weight", c.weight, "lambda_r: weight of the REINFORCE term");
   v("entropy_weight", c.entropy_weight, "lambda_e: weight of the attention entropy bonus");
   v("p_expect", c.p_expect, "probability of using the expected (soft) context");
-  v("reward", c.reward,
-    "what step t is credited with: \"token\": log p(y_t|...); \"reward_to_go\": "
-    "sum_{t'>=t} log p(y_t'|...); \"sentence\": log p(y|s)");
+  v("reward", c.reward, "what step t is credited with: " + choice_help<ReinforceReward>());
   v("normalize", c.normalize, "divide the advantage by its running root mean square");
 }
 
@@ -246,8 +256,7 @@ template <class V>
 void visit_fields(V& v, ModelConfig& c) {
   v("emb_size", c.emb_size, "source and target embedding size");
   v("hidden_size", c.hidden_size, "GRU hidden size (encoder per direction, and decoder)");
-  v("init", c.init,
-    "xavier_uniform | xavier_normal | uniform | normal | pytorch (each layer's LibTorch default)");
+  v("init", c.init, "weight initialization: " + names_help(init_names()) + " (model/init.h)");
   v("init_scale", c.init_scale, "uniform: U(-s, s); normal: N(0, s^2)");
   v.section("encoder", c.encoder);
   v.section("decoder", c.decoder);
@@ -256,7 +265,7 @@ void visit_fields(V& v, ModelConfig& c) {
 
 template <class V>
 void visit_fields(V& v, TrainingConfig& c) {
-  v("optimizer", c.optimizer, "\"adam\" or \"sgd\"");
+  v("optimizer", c.optimizer, names_help(optimizer_names()));
   v("learning_rate", c.learning_rate, "initial learning rate");
   v("momentum", c.momentum, "SGD momentum");
   v("weight_decay", c.weight_decay, "L2 penalty");
@@ -264,14 +273,13 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("teacher_forcing", c.teacher_forcing, "probability of feeding the gold previous token");
   v("label_smoothing", c.label_smoothing, "epsilon of label-smoothed cross-entropy");
   v("batch_size", c.batch_size, "sentences, or tokens when batch_type = \"tokens\"");
-  v("batch_type", c.batch_type, "\"sentences\" or \"tokens\" (padded tokens per batch)");
+  v("batch_type", c.batch_type, choice_help<BatchUnit>());
   v("bucket_batches", c.bucket_batches, "sort by length within pools of this many batches");
   v("epochs", c.epochs, "passes over the training data");
   v("max_steps", c.max_steps, "stop after this many updates; 0 = no step limit");
   v("lr_schedule", c.lr_schedule,
-    "\"constant\", \"plateau\" (reduce on plateau), \"inverse_sqrt\" (lr * sqrt(warmup_steps / "
-    "step) after the warm-up) or \"cosine\" (from lr after the warm-up down to min_lr at the "
-    "last planned update)");
+    "learning-rate schedule after the warm-up: " + names_help(schedule_names()) +
+        " (train/schedule.h gives each one's formula)");
   v("warmup_steps", c.warmup_steps,
     "raise the learning rate linearly from lr / warmup_steps over this many updates (any "
     "schedule; inverse_sqrt needs it); 0 = none");
@@ -288,15 +296,13 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("average_last", c.average_last,
     "at the end, average the newest N step checkpoints into checkpoints/average_last.pt and "
     "decode the test split with it (needs keep_step_checkpoints); 0 = off");
-  v("early_stopping_metric", c.early_stopping_metric, "\"bleu\", \"loss\" or \"ppl\"");
+  v("early_stopping_metric", c.early_stopping_metric, choice_help<StoppingMetric>());
   v("patience", c.patience, "stop after N validations without improvement; 0 = off");
   v("num_samples", c.num_samples, "sample translations printed at each validation");
   v("threads", c.threads,
     "intra-op threads (also for evaluation and translation); 0 = one per core other processes "
     "leave free, following the load");
-  v("precision", c.precision,
-    "\"auto\" (bf16 mixed precision where the device multiplies bf16 natively, else fp32), "
-    "\"fp32\" or \"bf16\"");
+  v("precision", c.precision, choice_help<PrecisionMode>());
   v("dist_timeout_s", c.dist_timeout_s,
     "several processes: how long a rank waits for the others (rendezvous, each collective) "
     "before it stops with an error");
@@ -312,12 +318,11 @@ void visit_fields(V& v, EvaluationConfig& c) {
   v("max_len_extra", c.max_len_extra, "see max_len_ratio");
   v("replace_unk", c.replace_unk, "replace <unk> by the most attended source word");
   v("batch_size", c.batch_size, "sentences per decoding batch");
-  v("bleu_tokenize", c.bleu_tokenize, "sacreBLEU tokenizer: 13a | none | char | intl");
+  v("bleu_tokenize", c.bleu_tokenize, "sacreBLEU tokenizer: " + names_help(bleu_tokenizer_names()));
   v("bleu_lowercase", c.bleu_lowercase, "case-insensitive BLEU (sacreBLEU's -lc)");
   v("chrf_lowercase", c.chrf_lowercase, "case-insensitive chrF (sacreBLEU's --chrf-lowercase)");
   v("heatmaps", c.heatmaps, "attention CSVs written for the first N test sentences");
-  v("precision", c.precision,
-    "decoding and scoring: \"auto\" (bf16 where native, else fp32), \"fp32\" or \"bf16\"");
+  v("precision", c.precision, "decoding and scoring: " + choice_help<PrecisionMode>());
   v("max_src_len", c.max_src_len, "decoding cuts longer sources to this many tokens");
 }
 
@@ -327,22 +332,13 @@ void visit_fields(V& v, Config& c) {
   v("run_dir", c.run_dir,
     "where checkpoints, logs and outputs go, relative to the working directory");
   v("seed", c.seed, "seeds weights, shuffling, dropout and sampling");
-  v("device", c.device,
-    "\"auto\" (CUDA when LibTorch sees a GPU, else the CPU), \"cpu\", \"cuda\" or \"cuda:N\"");
+  v("device", c.device, choice_help<DeviceKind>());
   v.section("data", c.data);
   v.section("model", c.model);
   v.section("training", c.training);
   v.section("evaluation", c.evaluation);
 }
 
-// The valid names of the keys that choose an interchangeable part. The parts' registries live
-// above the config (model/scorer.h, model/init.h, train/optimizer.h, data/tokenizer.h); these
-// torch-free copies let validation name them, and a test checks that they equal the registries.
-const std::vector<std::string>& scorer_names();  // the scorer registry, then "none"
-const std::vector<std::string>& init_names();
-const std::vector<std::string>& optimizer_names();
-const std::vector<std::string>& tokenizer_names();
-const std::vector<std::string>& precision_names();  // auto | fp32 | bf16
 
 // False for model.attention.scorer = "none": the model then has no attention at all.
 bool uses_attention(const ModelConfig& model);

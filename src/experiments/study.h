@@ -104,8 +104,8 @@ torch::Tensor init_weight(const std::string& init, int64_t n_out, int64_t n_in,
 // ---- init: short trainings of the real model -------------------------------------------------
 
 struct TrainingStudyOptions {
-  // Corpus and defaults, overridden below: the batch-64, Adam 10^-3 main job of the README's
-  // study figures (configs/default.json now trains a shorter cosine recipe).
+  // Corpus and defaults, overridden below: the batch-64, Adam 10^-3 job of the study figures
+  // in docs/attention.md (configs/default.json now trains a shorter cosine recipe).
   std::string config = "configs/default_long.json";
   int64_t steps = 300;  // updates per run, validation at the end
   int64_t seed = 1;     // config seed of every run

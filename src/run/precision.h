@@ -9,9 +9,9 @@
 // "auto" picks bf16 where the device multiplies bf16 natively — a CPU with avx512_bf16 or AMX
 // (Zen 4, Cooper Lake, Sapphire Rapids and later) or a CUDA GPU of compute capability 8.0 or
 // more — and it pays: on a CPU, where a product in bf16 runs at least kBf16Pays times as fast
-// as in fp32 (measured once per process, ~0.2 s). Below that the bf16 path's casts and fp32 gate
-// arithmetic cost more than its products gain (README "bf16 mixed precision"); a CPU whose fp32
-// products run on AVX-512 kernels can be faster in fp32 outright. fp32 elsewhere. Asked for
+// as in fp32 (measured once per process, ~0.2 s). Below that the bf16 path's casts and fp32
+// gate arithmetic cost more than its products gain (docs/performance.md "bf16 mixed
+// precision"); a CPU whose fp32 products run on AVX-512 kernels can be faster in fp32 outright. fp32 elsewhere. Asked for
 // where it is not native, bf16 still runs, emulated and slow, with a warning.
 
 #include <torch/torch.h>

@@ -4,7 +4,7 @@
 // sleep: on an idle machine that saves the wake-up of every region, but when another process
 // holds a core, a region waits for a thread that is not running, and training slows many
 // times over. s2s caps the spinning so that it keeps most of its speed beside other work and
-// loses little alone (README "Performance", measured there).
+// loses little alone (docs/performance.md "On a busy machine", measured there).
 //
 // libgomp reads its settings when it is loaded, before main(), so the program sets them by
 // starting itself again with them in its environment (util/math_libraries.h). A user's own
