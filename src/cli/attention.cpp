@@ -91,7 +91,7 @@ void run_attention(const AttentionArgs& args) {
   if (!run.model->decoder->has_attention()) {
     throw UserError("this model has no attention (model.attention.scorer = none)");
   }
-  const bool pieces = run.src_tokenizer->name() == "sentencepiece";
+  const bool pieces = run.src_tokenizer->has_pieces();
   if (args.words && !pieces) {
     throw UserError("--words merges SentencePiece pieces; this run's tokens are already words (" +
                     run.config.data.tokenizer + " tokenizer)");
@@ -109,7 +109,7 @@ void run_attention(const AttentionArgs& args) {
   eval::HeatmapInfo info;
   info.decode = eval::decode_name(translate.search.beam_size);
   info.scorer = run.config.model.attention.scorer;
-  info.query = eval::decoder_query(run.config.model.decoder.style);
+  info.query = eval::decoder_query(config::decoder_style(run.config.model.decoder));
   info.units = args.words ? "words" : pieces ? "pieces" : "tokens";
   auto sentences = heatmap_sentences(run, split, translations);
   if (args.words) {

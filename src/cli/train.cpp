@@ -22,7 +22,6 @@ namespace {
 
 // What a user wants to know when training ends, and what to try next.
 void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
-                   const std::vector<std::string>& averaged,
                    const std::optional<EvaluateResult>& test, bool heatmaps,
                    const std::string& report) {
   auto log = util::logger("train");
@@ -33,9 +32,9 @@ void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
               paths.checkpoint("best"), s.best_step, s.best->bleu, s.best->loss,
               util::format_metric(s.best->ppl));
   }
-  if (!averaged.empty()) {
+  if (!s.averaged.empty()) {
     log->info("  average:          {} (of {})", paths.checkpoint(run::kTrainingAverage),
-              util::join(averaged, ", "));
+              util::join(s.averaged, ", "));
   }
   if (test) {
     log->info("  test ({}):   BLEU {:.2f}, chrF {:.2f}; {}, {}", test->decode, test->bleu,
@@ -46,23 +45,6 @@ void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
   log->info("  log and curves:   {}, {}", paths.log(), paths.metrics());
   log->info("  next: s2s translate --run {}   (or: s2s evaluate --run {} --beam 5)", paths.dir,
             paths.dir);
-}
-
-// training.average_last: the checkpoints averaged into average_last.pt (none: too few kept).
-std::vector<std::string> average_at_end(const config::Config& config, const run::RunPaths& paths) {
-  const int64_t k = config.training.average_last;
-  if (k == 0) return {};
-  auto names = run::average_last_steps(paths.dir, k);
-  auto log = util::logger("train");
-  if (names.empty()) {
-    log->warn(
-        "training.average_last = {}: fewer than 2 step checkpoints, nothing averaged; the "
-        "test split is decoded with best.pt",
-        k);
-  } else if (static_cast<int64_t>(names.size()) < k) {
-    log->warn("training.average_last = {}: only {} step checkpoints to average", k, names.size());
-  }
-  return names;
 }
 
 }  // namespace
@@ -109,8 +91,7 @@ void run_train(const TrainArgs& args) {
   const auto summary = trainer.train();
   if (!trainer.main_rank()) return;  // rank 0 evaluates, reports and summarizes
   const auto& paths = trainer.paths();
-  const auto averaged = average_at_end(config, paths);
-  const std::string checkpoint = averaged.empty() ? "best" : run::kTrainingAverage;
+  const std::string checkpoint = summary.averaged.empty() ? "best" : run::kTrainingAverage;
   std::optional<EvaluateResult> test;
   bool heatmaps = false;
   if (!args.skip_test && !config.data.test.empty()) {
@@ -133,7 +114,7 @@ void run_train(const TrainArgs& args) {
   }
   ReportArgs report;
   report.runs = {paths.dir};
-  print_summary(summary, paths, averaged, test, heatmaps, run_report(report));
+  print_summary(summary, paths, test, heatmaps, run_report(report));
 }
 
 }  // namespace s2s::cli

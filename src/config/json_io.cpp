@@ -64,7 +64,7 @@ class Reader {
       : object_(object), prefix_(std::move(prefix)), origin_(origin) {}
 
   template <class T>
-  void operator()(const char* key, T& out, const char* /*doc*/) {
+  void operator()(const char* key, T& out, const std::string& /*doc*/) {
     known_.emplace_back(key);
     const auto it = object_.find(key);
     if (it != object_.end()) read_value(*it, out, origin_, join_key(prefix_, key));
@@ -104,7 +104,7 @@ class Writer {
   explicit Writer(json& out) : out_(out) {}
 
   template <class T>
-  void operator()(const char* key, T& value, const char* /*doc*/) {
+  void operator()(const char* key, T& value, const std::string& /*doc*/) {
     out_[key] = value;
   }
 
@@ -126,7 +126,7 @@ class KeyLister {
   explicit KeyLister(std::string prefix = "") : prefix_(std::move(prefix)) {}
 
   template <class T>
-  void operator()(const char* key, T&, const char* /*doc*/) {
+  void operator()(const char* key, T&, const std::string& /*doc*/) {
     keys.push_back(join_key(prefix_, key));
   }
 
@@ -178,7 +178,7 @@ class Setter {
       : parts_(parts), depth_(depth), value_(value) {}
 
   template <class T>
-  void operator()(const char* key, T& out, const char* /*doc*/) {
+  void operator()(const char* key, T& out, const std::string& /*doc*/) {
     if (depth_ + 1 != parts_.size() || parts_[depth_] != key) return;
     parse_override(value_, out, full_key());
     found = true;

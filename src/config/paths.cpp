@@ -29,16 +29,6 @@ std::string resolve(const std::string& value, const fs::path& base, bool from_cw
 
 }  // namespace
 
-const std::vector<std::string>& data_path_keys() {
-  static const std::vector<std::string> keys = {"data.train",
-                                                "data.valid",
-                                                "data.test",
-                                                "data.valid_alignments",
-                                                "data.test_alignments",
-                                                "data.sentencepiece.model"};
-  return keys;
-}
-
 void resolve_paths(Config& config, const std::string& config_dir,
                    const std::vector<std::string>& from_cwd) {
   const fs::path base = fs::absolute(config_dir.empty() ? "." : config_dir);

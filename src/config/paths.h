@@ -12,9 +12,6 @@
 
 namespace s2s::config {
 
-// The config keys that name input files (or, for parallel corpora, file prefixes).
-const std::vector<std::string>& data_path_keys();
-
 // Makes every path of `config` absolute: data paths relative to `config_dir` unless their key
 // is among `from_cwd` (set on the command line), run_dir relative to the working directory.
 // A relative data path that exists only relative to the working directory (configs written

@@ -14,7 +14,7 @@ class TemplateWriter {
   explicit TemplateWriter(int depth) : depth_(depth) {}
 
   template <class T>
-  void operator()(const char* key, T& value, const char* doc) {
+  void operator()(const char* key, T& value, const std::string& doc) {
     entries_.push_back({key, nlohmann::json(value).dump(), doc});
   }
 

@@ -27,11 +27,13 @@ void require(bool ok, const char* key, const char* rule, const T& value) {
 void require_choice(const char* key, const std::string& value,
                     const std::vector<std::string>& choices) {
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return;
-  std::string message = std::string(key) + ": unknown value '" + value +
-                        "' (valid: " + util::join(choices, ", ") + ")";
-  const std::string hint = closest_key(value, choices);
-  if (!hint.empty()) message += "; did you mean '" + hint + "'?";
-  throw ConfigError(message);
+  throw_unknown_choice(key, value, choices);
+}
+
+// A key whose values are a choice table (config/choices.h).
+template <class E>
+void require_choice(const char* key, const std::string& value) {
+  parse_choice<E>(value, key);
 }
 
 bool is_device(const std::string& device) {
@@ -41,7 +43,7 @@ bool is_device(const std::string& device) {
 }
 
 void validate_data(const DataConfig& d) {
-  require_choice("data.format", d.format, {"parallel", "tsv"});
+  require_choice<CorpusFormat>("data.format", d.format);
   require_choice("data.tokenizer", d.tokenizer, tokenizer_names());
   require(d.max_len >= 0, "data.max_len", "must be >= 0 (0 = no limit)", d.max_len);
   require(d.src_min_freq >= 1, "data.src_min_freq", "must be >= 1", d.src_min_freq);
@@ -59,7 +61,7 @@ void validate_data(const DataConfig& d) {
           "must be >= 0 (0 = all)", sp.input_sentence_size);
   require(sp.model.empty() || sp.joint, "data.sentencepiece.model",
           "is one model for both languages: needs data.sentencepiece.joint = true", sp.model);
-  if (d.format == "parallel") {
+  if (corpus_format(d) == CorpusFormat::kParallel) {
     require(!d.src_ext.empty(), "data.src_ext", "must not be empty", "\"\"");
     require(!d.tgt_ext.empty(), "data.tgt_ext", "must not be empty", "\"\"");
     require(d.src_ext != d.tgt_ext, "data.tgt_ext", "must differ from data.src_ext", d.tgt_ext);
@@ -82,13 +84,13 @@ void validate_model(const ModelConfig& m) {
           "model.encoder.self_attention_heads",
           "must divide the encoder state size (2 * model.hidden_size)",
           m.encoder.self_attention_heads);
-  require_choice("model.decoder.style", m.decoder.style, {"bahdanau", "luong"});
+  require_choice<DecoderStyle>("model.decoder.style", m.decoder.style);
   require(m.decoder.layers >= 1, "model.decoder.layers", "must be >= 1", m.decoder.layers);
   require(m.decoder.dropout >= 0 && m.decoder.dropout < 1, "model.decoder.dropout",
           "must be in [0, 1)", m.decoder.dropout);
   require(m.decoder.output_dropout >= 0 && m.decoder.output_dropout < 1,
           "model.decoder.output_dropout", "must be in [0, 1)", m.decoder.output_dropout);
-  require_choice("model.decoder.bridge", m.decoder.bridge, {"tanh", "zero"});
+  require_choice<Bridge>("model.decoder.bridge", m.decoder.bridge);
 
   const AttentionConfig& a = m.attention;
   require_choice("model.attention.scorer", a.scorer, scorer_names());
@@ -103,9 +105,9 @@ void validate_model(const ModelConfig& m) {
                       std::to_string(size) + ") and the key size (" + std::to_string(key_size) +
                       "), got " + std::to_string(a.heads));
   }
-  require_choice("model.attention.hard", a.hard, {"none", "sample", "argmax"});
+  require_choice<HardAttention>("model.attention.hard", a.hard);
   require_choice("model.attention.hard_eval", a.hard_eval, {"argmax", "sample"});
-  require(a.hard == "none" || uses_attention(m), "model.attention.hard",
+  require(hard_attention(a) == HardAttention::kSoft || uses_attention(m), "model.attention.hard",
           "needs an attention scorer (model.attention.scorer is none)", a.hard);
   require(a.rank >= 0, "model.attention.rank", "must be >= 0 (0 = full bilinear)", a.rank);
   require(a.rank == 0 || a.scorer == "bilinear", "model.attention.rank",
@@ -124,12 +126,11 @@ void validate_training(const TrainingConfig& t) {
   require(t.label_smoothing >= 0 && t.label_smoothing < 1, "training.label_smoothing",
           "must be in [0, 1)", t.label_smoothing);
   require(t.batch_size >= 1, "training.batch_size", "must be >= 1", t.batch_size);
-  require_choice("training.batch_type", t.batch_type, {"sentences", "tokens"});
+  require_choice<BatchUnit>("training.batch_type", t.batch_type);
   require(t.bucket_batches >= 0, "training.bucket_batches", "must be >= 0", t.bucket_batches);
   require(t.epochs >= 1, "training.epochs", "must be >= 1", t.epochs);
   require(t.max_steps >= 0, "training.max_steps", "must be >= 0 (0 = no limit)", t.max_steps);
-  require_choice("training.lr_schedule", t.lr_schedule,
-                 {"constant", "plateau", "inverse_sqrt", "cosine"});
+  require_choice("training.lr_schedule", t.lr_schedule, schedule_names());
   require(t.warmup_steps >= 0, "training.warmup_steps", "must be >= 0 (0 = no warm-up)",
           t.warmup_steps);
   require(t.lr_schedule != "inverse_sqrt" || t.warmup_steps >= 1, "training.warmup_steps",
@@ -148,27 +149,25 @@ void validate_training(const TrainingConfig& t) {
           "must be 0 (off) or >= 2", t.average_last);
   require(t.average_last == 0 || t.keep_step_checkpoints, "training.average_last",
           "needs training.keep_step_checkpoints = true", t.average_last);
-  require_choice("training.early_stopping_metric", t.early_stopping_metric,
-                 {"bleu", "loss", "ppl"});
+  require_choice<StoppingMetric>("training.early_stopping_metric", t.early_stopping_metric);
   require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);
   require(t.num_samples >= 0, "training.num_samples", "must be >= 0", t.num_samples);
   require(t.threads >= 0, "training.threads", "must be >= 0 (0 = one per free core)", t.threads);
-  require_choice("training.precision", t.precision, precision_names());
+  require_choice<PrecisionMode>("training.precision", t.precision);
   require(t.dist_timeout_s > 0, "training.dist_timeout_s", "must be > 0", t.dist_timeout_s);
   const ReinforceConfig& r = t.reinforce;
-  require_choice("training.reinforce.baseline", r.baseline,
-                 {"none", "moving_average", "learned", "leave_one_out"});
+  require_choice<ReinforceBaseline>("training.reinforce.baseline", r.baseline);
   require(r.baseline_decay >= 0 && r.baseline_decay < 1, "training.reinforce.baseline_decay",
           "must be in [0, 1)", r.baseline_decay);
   require(r.samples >= 1, "training.reinforce.samples", "must be >= 1", r.samples);
-  require(r.baseline != "leave_one_out" || r.samples >= 2, "training.reinforce.samples",
+  require(reinforce_baseline(r) != ReinforceBaseline::kLeaveOneOut || r.samples >= 2, "training.reinforce.samples",
           "must be >= 2 for the leave_one_out baseline", r.samples);
   require(r.weight >= 0, "training.reinforce.weight", "must be >= 0", r.weight);
   require(r.entropy_weight >= 0, "training.reinforce.entropy_weight", "must be >= 0",
           r.entropy_weight);
   require(r.p_expect >= 0 && r.p_expect <= 1, "training.reinforce.p_expect", "must be in [0, 1]",
           r.p_expect);
-  require_choice("training.reinforce.reward", r.reward, {"token", "reward_to_go", "sentence"});
+  require_choice<ReinforceReward>("training.reinforce.reward", r.reward);
 }
 
 void validate_evaluation(const EvaluationConfig& e) {
@@ -180,10 +179,10 @@ void validate_evaluation(const EvaluationConfig& e) {
   require(e.max_len_ratio > 0, "evaluation.max_len_ratio", "must be > 0", e.max_len_ratio);
   require(e.max_len_extra >= 0, "evaluation.max_len_extra", "must be >= 0", e.max_len_extra);
   require(e.batch_size >= 1, "evaluation.batch_size", "must be >= 1", e.batch_size);
-  require_choice("evaluation.bleu_tokenize", e.bleu_tokenize, {"13a", "none", "char", "intl"});
+  require_choice("evaluation.bleu_tokenize", e.bleu_tokenize, bleu_tokenizer_names());
   require(e.heatmaps >= 0, "evaluation.heatmaps", "must be >= 0", e.heatmaps);
   require(e.max_src_len >= 1, "evaluation.max_src_len", "must be >= 1", e.max_src_len);
-  require_choice("evaluation.precision", e.precision, precision_names());
+  require_choice<PrecisionMode>("evaluation.precision", e.precision);
 }
 
 void require_corpus(const DataConfig& d, const char* key, const std::string& path, bool needed) {
@@ -192,7 +191,7 @@ void require_corpus(const DataConfig& d, const char* key, const std::string& pat
     return;
   }
   std::vector<std::string> files;
-  if (d.format == "tsv") {
+  if (corpus_format(d) == CorpusFormat::kTsv) {
     files = {path};
   } else {
     files = {path + "." + d.src_ext, path + "." + d.tgt_ext};
@@ -229,10 +228,17 @@ const std::vector<std::string>& optimizer_names() {
   return names;
 }
 
-const std::vector<std::string>& precision_names() {
-  static const std::vector<std::string> names = {"auto", "fp32", "bf16"};
+const std::vector<std::string>& schedule_names() {
+  static const std::vector<std::string> names = {"constant", "plateau", "inverse_sqrt", "cosine"};
   return names;
 }
+
+const std::vector<std::string>& bleu_tokenizer_names() {
+  static const std::vector<std::string> names = {"none", "13a", "char", "intl"};
+  return names;
+}
+
+std::string names_help(const std::vector<std::string>& names) { return util::join(names, " | "); }
 
 const std::vector<std::string>& tokenizer_names() {
   static const std::vector<std::string> names = {"sentencepiece", "whitespace", "word"};
@@ -241,7 +247,9 @@ const std::vector<std::string>& tokenizer_names() {
 
 bool uses_attention(const ModelConfig& model) { return model.attention.scorer != "none"; }
 
-bool samples_attention(const ModelConfig& model) { return model.attention.hard == "sample"; }
+bool samples_attention(const ModelConfig& model) {
+  return hard_attention(model.attention) == HardAttention::kSample;
+}
 
 void validate(const Config& c) {
   require(!c.run_dir.empty(), "run_dir", "must not be empty", "\"\"");

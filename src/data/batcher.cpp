@@ -69,14 +69,10 @@ void validate(const BatcherOptions& o) {
 }  // namespace
 
 BatchUnit parse_batch_unit(const std::string& name) {
-  if (name == "sentences") return BatchUnit::kSentences;
-  if (name == "tokens") return BatchUnit::kTokens;
-  throw ConfigError("unknown batch unit '" + name + "' (valid: sentences, tokens)");
+  return config::parse_choice<BatchUnit>(name, "training.batch_type");
 }
 
-std::string to_string(BatchUnit unit) {
-  return unit == BatchUnit::kTokens ? "tokens" : "sentences";
-}
+std::string to_string(BatchUnit unit) { return config::choice_name(unit); }
 
 Batcher::Batcher(std::vector<int64_t> src_lengths, std::vector<int64_t> tgt_lengths,
                  BatcherOptions options)

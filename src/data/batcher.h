@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "config/choices.h"
+
 namespace s2s::data {
 
-enum class BatchUnit {
-  kSentences,  // batch_size counts sentences
-  kTokens,     // batch_size counts padded tokens: n_sentences * max(max src len, max tgt len)
-};
+// What batch_size counts (training.batch_type, config/choices.h).
+using config::BatchUnit;
 
 // "sentences" | "tokens"; anything else throws ConfigError.
 BatchUnit parse_batch_unit(const std::string& name);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "config/choices.h"
 #include "util/error.h"
 #include "util/logging.h"
 #include "util/strings.h"
@@ -130,16 +131,25 @@ std::vector<SentencePair> read_parallel(const std::string& src_path, const std::
   return pairs;
 }
 
-std::vector<std::string> corpus_formats() { return {"tsv", "parallel"}; }
+namespace {
+
+config::CorpusFormat format_of(const CorpusSpec& spec) {
+  return config::parse_choice<config::CorpusFormat>(spec.format, "data.format");
+}
+
+}  // namespace
 
 std::string describe(const CorpusSpec& spec) {
-  if (spec.format == "parallel") return spec.path + ".{" + spec.src_ext + "," + spec.tgt_ext + "}";
+  if (format_of(spec) == config::CorpusFormat::kParallel) {
+    return spec.path + ".{" + spec.src_ext + "," + spec.tgt_ext + "}";
+  }
   return spec.path;
 }
 
 std::vector<std::string> corpus_files(const CorpusSpec& spec) {
-  if (spec.format == "parallel")
+  if (format_of(spec) == config::CorpusFormat::kParallel) {
     return {spec.path + "." + spec.src_ext, spec.path + "." + spec.tgt_ext};
+  }
   return {spec.path};
 }
 
@@ -147,10 +157,10 @@ std::vector<SentencePair> read_corpus(const CorpusSpec& spec) {
   if (spec.path.empty()) throw ConfigError("corpus path is empty");
   std::vector<SentencePair> pairs;
   std::string files;
-  if (spec.format == "tsv") {
+  if (format_of(spec) == config::CorpusFormat::kTsv) {
     files = spec.path;
     pairs = read_tsv(spec.path);
-  } else if (spec.format == "parallel") {
+  } else {
     if (spec.src_ext.empty() || spec.tgt_ext.empty()) {
       throw ConfigError("corpus format 'parallel' needs both src_ext and tgt_ext (path " +
                         spec.path + ")");
@@ -159,9 +169,6 @@ std::vector<SentencePair> read_corpus(const CorpusSpec& spec) {
     const std::string tgt = spec.path + "." + spec.tgt_ext;
     files = src + " and " + tgt;
     pairs = read_parallel(src, tgt);
-  } else {
-    throw ConfigError("unknown corpus format '" + spec.format +
-                      "' (valid: " + util::join(corpus_formats(), ", ") + ")");
   }
   if (pairs.empty()) throw InputError(files + ": no sentence pairs (empty corpus)");
   return pairs;

@@ -32,12 +32,11 @@ std::vector<SentencePair> read_tsv(const std::string& path);
 std::vector<SentencePair> read_parallel(const std::string& src_path, const std::string& tgt_path);
 
 struct CorpusSpec {
-  std::string format = "parallel";  // "tsv" | "parallel"
+  std::string format = "parallel";  // data.format: "tsv" | "parallel" (config/choices.h)
   std::string path;                 // the tsv file, or the prefix of the parallel files
   std::string src_ext, tgt_ext;     // parallel only: files are path + "." + ext
 };
 
-std::vector<std::string> corpus_formats();
 // "data/train.tsv" or "data/train.{de,en}": how logs and errors name a corpus.
 std::string describe(const CorpusSpec& spec);
 // The files a corpus is read from: the TSV file, or the two parallel files.

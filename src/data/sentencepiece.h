@@ -47,6 +47,7 @@ class SentencePieceTokenizer : public Tokenizer {
   // Joins the pieces and turns "▁" back into spaces; <unk> becomes " ⁇ " as in SentencePiece.
   std::string detokenize(const std::vector<std::string>& tokens) const override;
   std::string name() const override;
+  bool has_pieces() const override { return true; }
 
   // The model's pieces in id order, without its own control and unknown pieces: the
   // vocabulary a run embeds.

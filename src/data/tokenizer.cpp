@@ -150,20 +150,21 @@ namespace {
 
 struct TokenizerEntry {
   const char* name;
+  bool pieces;  // Tokenizer::has_pieces
   std::unique_ptr<Tokenizer> (*make)(const TokenizerOptions&);
 };
 
 // The one place that knows every tokenizer; add new ones here.
 const std::array<TokenizerEntry, 3> kTokenizers = {{
-    {"sentencepiece",
+    {"sentencepiece", true,
      [](const TokenizerOptions& o) -> std::unique_ptr<Tokenizer> {
        return std::make_unique<SentencePieceTokenizer>(o.model, o.model_origin, o);
      }},
-    {"whitespace",
+    {"whitespace", false,
      [](const TokenizerOptions& o) -> std::unique_ptr<Tokenizer> {
        return std::make_unique<WhitespaceTokenizer>(o);
      }},
-    {"word",
+    {"word", false,
      [](const TokenizerOptions& o) -> std::unique_ptr<Tokenizer> {
        return std::make_unique<WordTokenizer>(o);
      }},
@@ -182,6 +183,13 @@ std::vector<std::string> tokenizer_names() {
   std::vector<std::string> names;
   for (const auto& entry : kTokenizers) names.emplace_back(entry.name);
   return names;
+}
+
+bool tokenizer_has_pieces(const std::string& name) {
+  for (const auto& entry : kTokenizers) {
+    if (name == entry.name) return entry.pieces;
+  }
+  return false;
 }
 
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name,

@@ -26,6 +26,9 @@ class Tokenizer {
   virtual std::string detokenize(const std::vector<std::string>& tokens) const = 0;
   // The registry name ("sentencepiece", "whitespace", "word").
   virtual std::string name() const = 0;
+  // Subword pieces from a model (trained or given): the run directory keeps the model, and
+  // attention over pieces is shown over words (eval/pieces.h).
+  virtual bool has_pieces() const { return false; }
 };
 
 // Splits on Unicode whitespace: for corpora that are already tokenized.
@@ -70,5 +73,8 @@ void check_utf8(std::string_view line);
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string& name,
                                           const TokenizerOptions& options = {});
 std::vector<std::string> tokenizer_names();
+// Whether the tokenizer `name` of the registry has pieces (Tokenizer::has_pieces), before one is
+// built; false for unknown names.
+bool tokenizer_has_pieces(const std::string& name);
 
 }  // namespace s2s::data

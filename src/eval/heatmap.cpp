@@ -46,8 +46,9 @@ nlohmann::ordered_json index_line(const std::string& file, const HeatmapSentence
 
 }  // namespace
 
-std::string decoder_query(const std::string& style) {
-  return style == "luong" ? "current decoder state s_t" : "previous decoder state s_{t-1}";
+std::string decoder_query(config::DecoderStyle style) {
+  return style == config::DecoderStyle::kLuong ? "current decoder state s_t"
+                                               : "previous decoder state s_{t-1}";
 }
 
 std::string decode_name(int64_t beam_size) {

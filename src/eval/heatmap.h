@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "config/choices.h"
+
 namespace s2s::eval {
 
 // One decoded sentence to draw.
@@ -42,7 +44,7 @@ struct HeatmapInfo {
 };
 
 // "previous decoder state s_{t-1}" (bahdanau) or "current decoder state s_t" (luong).
-std::string decoder_query(const std::string& style);
+std::string decoder_query(config::DecoderStyle style);
 // "greedy" for beam size 1, else "beam K".
 std::string decode_name(int64_t beam_size);
 

@@ -56,7 +56,7 @@ Split load_split(const config::Config& config, const std::string& name,
   split.pairs = data::read_corpus(spec);
   split.corpus = data::tokenize_corpus(split.pairs, src_tokenizer, tgt_tokenizer);
   split.alignments = *keys.alignments;
-  split.pieces = src_tokenizer.name() == "sentencepiece";
+  split.pieces = src_tokenizer.has_pieces();
   split.lowercase = config.data.lowercase;
   util::logger("eval")->info("{}: {} sentences from {}", name, split.corpus.size(),
                              split.description);

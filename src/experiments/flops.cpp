@@ -79,13 +79,13 @@ int64_t forward_macs(const config::ModelConfig& m, int64_t tgt_vocab, const Batc
     macs += s.src_tokens * 2 * 3 * H * ((l == 0 ? E : Dm) + H);
   }
   if (m.encoder.self_attention) macs += s.batch * s.src_len * (4 * Dm * Dm + 2 * s.src_len * Dm);
-  if (m.decoder.bridge == "tanh") macs += s.batch * Dm * m.decoder.layers * H;
+  if (config::bridge(m.decoder) == config::Bridge::kTanh) macs += s.batch * Dm * m.decoder.layers * H;
   AttentionMacs att;
   att.context_size = Dm;  // without attention the context is the encoder summary
   if (config::uses_attention(m)) att = attention_macs(m, s.src_len);
   macs += s.batch * s.src_len * att.per_source_position;
   const int64_t C = att.context_size;
-  const bool luong = m.decoder.style == "luong";
+  const bool luong = config::decoder_style(m.decoder) == config::DecoderStyle::kLuong;
   int64_t per_step = att.per_step;
   for (int64_t l = 0; l < m.decoder.layers; ++l) {
     per_step += 3 * H * ((l == 0 ? E + (luong ? H : C) : H) + H);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "util/error.h"
+#include "util/strings.h"
 #include "util/unicode.h"
 
 namespace s2s::metrics {
@@ -170,21 +171,44 @@ std::string SacreTokenizer::tokenize_utf8(std::string_view line) const {
   return util::u32_to_utf8(tokenize(util::utf8_to_u32(line)));
 }
 
+namespace {
+
+template <class T>
+std::unique_ptr<SacreTokenizer> make() {
+  return std::make_unique<T>();
+}
+
+struct SacreTokenizerSpec {
+  const char* name;
+  std::unique_ptr<SacreTokenizer> (*make)();
+};
+
+// The registry, in the order sacreBLEU lists the tokenizers.
+const std::vector<SacreTokenizerSpec>& registry() {
+  static const std::vector<SacreTokenizerSpec> specs = {{"none", make<TokenizerNone>},
+                                                        {"13a", make<Tokenizer13a>},
+                                                        {"char", make<TokenizerChar>},
+                                                        {"intl", make<TokenizerIntl>}};
+  return specs;
+}
+
+}  // namespace
+
 const std::vector<std::string>& sacre_tokenizer_names() {
-  static const std::vector<std::string> names = {"none", "13a", "char", "intl"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& spec : registry()) out.emplace_back(spec.name);
+    return out;
+  }();
   return names;
 }
 
 std::unique_ptr<SacreTokenizer> make_sacre_tokenizer(const std::string& name) {
-  if (name == "13a") return std::make_unique<Tokenizer13a>();
-  if (name == "intl") return std::make_unique<TokenizerIntl>();
-  if (name == "char") return std::make_unique<TokenizerChar>();
-  if (name == "none") return std::make_unique<TokenizerNone>();
-  std::string valid;
-  for (const std::string& known : sacre_tokenizer_names()) {
-    valid += (valid.empty() ? "" : ", ") + known;
+  for (const auto& spec : registry()) {
+    if (name == spec.name) return spec.make();
   }
-  throw ConfigError("unknown sacreBLEU tokenizer '" + name + "' (valid: " + valid + ")");
+  throw ConfigError("unknown sacreBLEU tokenizer '" + name +
+                    "' (valid: " + util::join(sacre_tokenizer_names(), ", ") + ")");
 }
 
 std::u32string normalize_spaces(std::u32string_view s) {

@@ -33,7 +33,7 @@ class SacreTokenizer {
   std::string tokenize_utf8(std::string_view line) const;
 };
 
-// The registry: "13a", "intl", "char" or "none". An unknown name throws s2s::ConfigError that
+// The registry (sacre_tokenizer_names lists it). An unknown name throws s2s::ConfigError that
 // lists the valid ones.
 std::unique_ptr<SacreTokenizer> make_sacre_tokenizer(const std::string& name);
 

@@ -12,7 +12,7 @@ namespace {
 // Below this many energies a step runs on one thread: waking the others costs more.
 constexpr int64_t kParallelEnergies = 16384;
 
-// Row i: scores_s = v . tanh(k_s + u) for s < S, keeping the energies when asked.
+// Row i of the forward, keeping the energies when asked.
 S2S_VECTOR_CLONES void forward_row(const float* keys, const float* u, const float* v, int64_t len,
                                    int64_t hidden, float* energy, float* scores) {
   for (int64_t s = 0; s < len; ++s) {
@@ -33,7 +33,7 @@ S2S_VECTOR_CLONES void forward_row(const float* keys, const float* u, const floa
   }
 }
 
-// Row i: d_keys_s += d_s v (1 - e_s^2), d_u = sum_s of the same, d_v += sum_s d_s e_s.
+// Row i of the backward: d_keys_s += da_s, d_u = sum_s da_s, d_v += sum_s d_s e_s.
 S2S_VECTOR_CLONES void backward_row(const float* energy, const float* v, const float* d_scores,
                                     int64_t len, int64_t hidden, float* d_keys, float* d_u,
                                     float* d_v) {
@@ -56,8 +56,8 @@ S2S_VECTOR_CLONES void backward_row(const float* energy, const float* v, const f
 
 }  // namespace
 
-void additive_step_forward(const float* keys, const float* u, const float* v,
-                           const AdditiveStep& shape, float* energy, float* scores) {
+void additive_kernel_forward(const float* keys, const float* u, const float* v,
+                             const AdditiveKernelShape& shape, float* energy, float* scores) {
   const int64_t len = shape.len, hidden = shape.hidden, row_size = len * hidden;
 #pragma omp parallel for schedule(static) if (shape.rows * row_size >= kParallelEnergies)
   for (int64_t i = 0; i < shape.rows; ++i) {
@@ -66,8 +66,9 @@ void additive_step_forward(const float* keys, const float* u, const float* v,
   }
 }
 
-void additive_step_backward(const float* energy, const float* v, const float* d_scores,
-                            const AdditiveStep& shape, float* d_keys, float* d_u, float* d_v) {
+void additive_kernel_backward(const float* energy, const float* v, const float* d_scores,
+                              const AdditiveKernelShape& shape, float* d_keys, float* d_u,
+                              float* d_v) {
   const int64_t len = shape.len, hidden = shape.hidden, row_size = len * hidden;
   const bool parallel = shape.rows * row_size >= kParallelEnergies;
   const int threads = parallel ? omp_get_max_threads() : 1;

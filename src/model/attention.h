@@ -13,14 +13,16 @@
 
 #include <string>
 
+#include "config/choices.h"
 #include "model/scorer.h"
 #include "model/step_shared.h"
 
 namespace s2s::model {
 
 // Hard attention (Xu et al. 2015, sec. 4.1): the context is one value v_s instead of the
-// average, s drawn from a (kSample) or its argmax (kArgmax); kSoft is ordinary attention.
-enum class HardAttention { kSoft, kSample, kArgmax };
+// average, s drawn from a (kSample) or its argmax (kArgmax); kSoft is ordinary attention
+// (model.attention.hard, config/choices.h).
+using config::HardAttention;
 
 struct AttentionOptions {
   AttentionOptions(std::string scorer, int64_t query_size, int64_t memory_size)

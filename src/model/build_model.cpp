@@ -3,26 +3,11 @@
 #include "model/init.h"
 
 namespace s2s::model {
-namespace {
-
-// The config's mode strings (validated) as the enums the modules take.
-HardAttention hard_attention(const std::string& mode) {
-  if (mode == "sample") return HardAttention::kSample;
-  if (mode == "argmax") return HardAttention::kArgmax;
-  return HardAttention::kSoft;
-}
-
-DecoderStyle decoder_style(const std::string& style) {
-  return style == "luong" ? DecoderStyle::kLuong : DecoderStyle::kBahdanau;
-}
-
-Bridge bridge(const std::string& name) { return name == "zero" ? Bridge::kZero : Bridge::kTanh; }
-
-}  // namespace
 
 bool has_learned_baseline(const config::ModelConfig& model,
                           const config::ReinforceConfig& reinforce) {
-  return config::samples_attention(model) && reinforce.baseline == "learned";
+  return config::samples_attention(model) &&
+         config::reinforce_baseline(reinforce) == config::ReinforceBaseline::kLearned;
 }
 
 Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_t tgt_vocab_size,
@@ -35,11 +20,11 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_
                            .self_attention_heads(c.encoder.self_attention_heads);
   const int64_t encoder_size = 2 * c.hidden_size;
   auto decoder = DecoderOptions(tgt_vocab_size, c.emb_size, c.hidden_size, encoder_size)
-                     .style(decoder_style(c.decoder.style))
+                     .style(config::decoder_style(c.decoder))
                      .layers(c.decoder.layers)
                      .dropout(c.decoder.dropout)
                      .output_dropout(c.decoder.output_dropout)
-                     .bridge(bridge(c.decoder.bridge))
+                     .bridge(config::bridge(c.decoder))
                      .tie_embeddings(c.decoder.tie_embeddings);
   if (config::uses_attention(c)) {
     decoder.attention(AttentionOptions(c.attention.scorer, c.hidden_size, encoder_size)
@@ -47,8 +32,8 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_
                           .heads(c.attention.heads)
                           .key_value(c.attention.key_value)
                           .rank(c.attention.rank)
-                          .hard(hard_attention(c.attention.hard))
-                          .hard_eval(hard_attention(c.attention.hard_eval))
+                          .hard(config::hard_attention(c.attention))
+                          .hard_eval(config::hard_attention_eval(c.attention))
                           .p_expect(reinforce.p_expect));
   }
   Seq2Seq model(encoder, decoder, has_learned_baseline(c, reinforce));
@@ -97,13 +82,13 @@ double expected_parameters(const config::ModelConfig& c, int64_t src_vocab_size,
   if (c.encoder.self_attention) n += 4 * linear_parameters(state, state, true) + 2 * state;
   double context = state;  // without attention: the encoder summary
   if (config::uses_attention(c)) n += attention_parameters(c, &context);
-  const bool luong = c.decoder.style == "luong";
+  const bool luong = config::decoder_style(c.decoder) == DecoderStyle::kLuong;
   n += static_cast<double>(tgt_vocab_size) * emb;
   for (int64_t l = 0; l < c.decoder.layers; ++l) {
     n += gru_parameters(l == 0 ? emb + (luong ? hidden : context) : hidden, hidden);
   }
   const double layers = static_cast<double>(c.decoder.layers);
-  if (c.decoder.bridge == "tanh") n += linear_parameters(state, layers * hidden, true);
+  if (config::bridge(c.decoder) == Bridge::kTanh) n += linear_parameters(state, layers * hidden, true);
   if (luong) n += linear_parameters(context + hidden, hidden, false);
   const double features = luong ? hidden : hidden + context + emb;
   const double vocab = static_cast<double>(tgt_vocab_size);

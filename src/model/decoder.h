@@ -31,10 +31,11 @@
 
 namespace s2s::model {
 
-// Where attention sits in the decoder step (see above).
-enum class DecoderStyle { kBahdanau, kLuong };
-// The initial decoder state: a tanh projection of the encoder summary, or zeros.
-enum class Bridge { kTanh, kZero };
+// Where attention sits in the decoder step (see above), and the initial decoder state: a tanh
+// projection of the encoder summary, or zeros (model.decoder.style and bridge,
+// config/choices.h).
+using config::Bridge;
+using config::DecoderStyle;
 
 struct DecoderOptions {
   DecoderOptions(int64_t vocab_size, int64_t emb_size, int64_t hidden_size, int64_t encoder_size)

@@ -39,7 +39,6 @@ class EncoderImpl : public torch::nn::Module {
   // src [B, S] token ids, lengths [B] (int64, any device).
   EncoderOutput forward(const torch::Tensor& src, const torch::Tensor& lengths);
 
-  int64_t output_size() const { return 2 * options_.hidden_size(); }
   const EncoderOptions& options() const { return options_; }
 
   torch::nn::Embedding embedding{nullptr};

@@ -1,9 +1,30 @@
 #pragma once
-// The model's GRUs (PyTorch's equations, Cho et al. 2014):
-//   r = sigmoid(W_ir x + b_ir + W_hr h + b_hr)
-//   z = sigmoid(W_iz x + b_iz + W_hz h + b_hz)
-//   n = tanh(W_in x + b_in + r * (W_hn h + b_hn))
-//   h' = (1 - z) * n + z * h
+// The model's GRUs (Cho et al. 2014, eq. 5-8, with PyTorch's placement of r: it multiplies
+// W_hn h + b_hn). The equations below are the only statement of them; the other gru_* files cite
+// "equations: model/gru.h".
+//
+// One step, x [B, I] the input and h [B, H] the state; gi = W_ih x + b_ih and gh = W_hh h + b_hh,
+// each [B, 3H] in the chunks r, z, n:
+//   r  = sigmoid(gi_r + gh_r)
+//   z  = sigmoid(gi_z + gh_z)
+//   n  = tanh(gi_n + r gh_n)
+//   h' = (1 - z) n + z h  =  n + z (h - n)            (computed in the second form)
+// Its backward, given d = dL/dh':
+//   dn = d (1 - z) (1 - n^2)
+//   dr = dn gh_n r (1 - r)
+//   dz = d (h - n) z (1 - z)
+//   dgi = [dr, dz, dn],   dgh = [dr, dz, dn r]
+//   dx = dgi W_ih,   dh = d z + dgh W_hh
+//   dW_ih = sum dgi^T x,   dW_hh = sum dgh^T h,   db_ih = sum dgi,   db_hh = sum dgh
+// (the sums over rows and steps). A step saves [r, z, n, gh_n] [B, 4H] for its backward.
+//
+// The family, bottom up:
+//   gru_kernel.h     the gate arithmetic of a step on raw fp32 / bf16 arrays (CPU, torch-free)
+//   gru_gates.h      the same on tensors: the kernel where it applies, else tensor ops
+//   gru_direction.h  one direction of one encoder layer as one autograd node
+//   gru_cell.h       one decoder step of a GRUCell as one autograd node
+//   gru.h            where bf16 runs, and the encoder's bidirectional layers (below)
+//
 // The encoder runs its own loop in every precision: the input projections of all steps as one
 // product, then each direction as one autograd node whose backward through time is written out
 // (model/gru_direction.h). Under bf16 autocast the input product runs in bf16 and the hidden

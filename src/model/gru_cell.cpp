@@ -11,29 +11,30 @@ using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
 // The weights a step multiplies with: the bf16 copies where there are, else the weights.
-struct Products {
+struct ProductWeights {
   Tensor w_ih, w_hh, b_ih, b_hh;
 };
 
-Products products(const StepCell& c) {
+ProductWeights product_weights(const StepCell& c) {
   if (c.w_ih_bf16.defined()) return {c.w_ih_bf16, c.w_hh_bf16, c.b_ih_bf16, c.b_hh_bf16};
   return {c.w_ih.tensor, c.w_hh.tensor, c.b_ih.tensor, c.b_hh.tensor};
 }
 
-struct Cell {
-  GateForward gates;    // saved [n, 4H], next [n, H]
-  Tensor x_low, h_low;  // x and h in the products' type
+struct CellForward {
+  GruGatesForward gates;  // saved [B, 4H], next [B, H]
+  Tensor x_mm, h_mm;      // x and h in the products' type (model/gru_gates.h)
 };
 
-Cell cell_forward(const Tensor& x, const Tensor& h, const Products& p, bool for_backward) {
-  const auto real = h.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
-  const auto low = p.w_ih.scalar_type();
-  Cell out;
-  out.x_low = x.to(low);
-  out.h_low = h.to(low);
-  const auto gi = torch::addmm(p.b_ih, out.x_low, p.w_ih.t());  // [n, 3H]
-  const auto gh = torch::addmm(p.b_hh, out.h_low, p.w_hh.t());  // [n, 3H]
-  out.gates = gates_forward(gi, gh, h.to(real).contiguous(), for_backward);
+CellForward cell_forward(const Tensor& x, const Tensor& h, const ProductWeights& p,
+                         bool for_backward) {
+  const auto state_dtype = h.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
+  const auto product_dtype = p.w_ih.scalar_type();
+  CellForward out;
+  out.x_mm = x.to(product_dtype);
+  out.h_mm = h.to(product_dtype);
+  const auto gi = torch::addmm(p.b_ih, out.x_mm, p.w_ih.t());  // [B, 3H]
+  const auto gh = torch::addmm(p.b_hh, out.h_mm, p.w_hh.t());  // [B, 3H]
+  out.gates = gru_gates_forward(gi, gh, h.to(state_dtype).contiguous(), for_backward);
   return out;
 }
 
@@ -44,9 +45,9 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
                         const Tensor& /*w_ih*/, const Tensor& /*w_hh*/, const Tensor& /*b_ih*/,
                         const Tensor& /*b_hh*/, const StepCell& cell) {
     const AutocastOff no_autocast;
-    const auto p = products(cell);
+    const auto p = product_weights(cell);
     auto out = cell_forward(x, h, p, /*for_backward=*/true);
-    ctx->save_for_backward({x, h, out.x_low, out.h_low});
+    ctx->save_for_backward({x, h, out.x_mm, out.h_mm});
     ctx->saved_data["gates"] = out.gates.saved;
     ctx->saved_data["w_ih"] = p.w_ih.detach();
     ctx->saved_data["w_hh"] = p.w_hh.detach();
@@ -59,19 +60,20 @@ struct GruCellStep : torch::autograd::Function<GruCellStep> {
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const AutocastOff no_autocast;
     const auto saved = ctx->get_saved_variables();
-    const auto &x = saved[0], &h = saved[1], &x_low = saved[2], &h_low = saved[3];
+    const auto &x = saved[0], &h = saved[1], &x_mm = saved[2], &h_mm = saved[3];
     const auto gates = ctx->saved_data["gates"].toTensor();
     const auto w_ih = ctx->saved_data["w_ih"].toTensor(), w_hh = ctx->saved_data["w_hh"].toTensor();
     auto biases = ctx->saved_data["biases"].toTensorVector();
-    const auto real = gates.scalar_type();
-    auto g = gates_backward(grads[0], Tensor(), gates, h.to(real).contiguous(), w_ih.scalar_type());
-    const auto d_x = torch::mm(g.d_gi_low, w_ih).to(x.scalar_type());
-    const auto d_h = g.d_h.add_(torch::mm(g.d_gh_low, w_hh)).to(h.scalar_type());
+    const auto state_dtype = gates.scalar_type();
+    auto g = gru_gates_backward(grads[0], Tensor(), gates, h.to(state_dtype).contiguous(),
+                                w_ih.scalar_type());
+    const auto d_x = torch::mm(g.d_gi_mm, w_ih).to(x.scalar_type());              // dgi W_ih
+    const auto d_h = g.d_h.add_(torch::mm(g.d_gh_mm, w_hh)).to(h.scalar_type());  // d z + dgh W_hh
     // dW_ih += d_gi^T x, dW_hh += d_gh^T h: deferred to one product over all steps
     // (model/step_shared.h), in the products' type as autocast's weight gradients are;
     // db += column sums: in place, in fp32.
-    PendingProducts::from(ctx->saved_data["pending_ih"])->add(g.d_gi_low, x_low);
-    PendingProducts::from(ctx->saved_data["pending_hh"])->add(g.d_gh_low, h_low);
+    PendingProducts::from(ctx->saved_data["pending_ih"])->add(g.d_gi_mm, x_mm);
+    PendingProducts::from(ctx->saved_data["pending_hh"])->add(g.d_gh_mm, h_mm);
     biases[0].add_(g.d_gi.sum(0));
     biases[1].add_(g.d_gh.sum(0));
     variable_list out(7);  // x, h, the four weights (left undefined: buffered), the cell
@@ -105,7 +107,7 @@ StepCell share_cell(torch::nn::GRUCellImpl& cell, bool bf16) {
 torch::Tensor gru_cell_step(const StepCell& cell, const torch::Tensor& x, const torch::Tensor& h) {
   if (!cell.w_ih.grad.defined() || !torch::GradMode::is_enabled()) {
     const AutocastOff no_autocast;
-    return cell_forward(x, h, products(cell), /*for_backward=*/false).gates.next;
+    return cell_forward(x, h, product_weights(cell), /*for_backward=*/false).gates.next;
   }
   // The weights as inputs give the node its edges to their collecting nodes (which therefore
   // run after every step's backward).

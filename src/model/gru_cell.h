@@ -1,12 +1,11 @@
 #pragma once
-// The decoder's GRUCell step (equations in model/gru.h) as one autograd node per step, its
-// backward written out (the formulas of model/gru_direction.h) and its weight gradients left as
-// products that one product over all steps adds into a buffer per weight (model/step_shared.h).
-// Recorded op by op, a step leaves a dozen nodes, and autograd sums its [3H, I] and [3H, H] weight
-// gradients into the totals with a pass each. Without autograd (decoding) the step runs the same
-// arithmetic without a node.
+// The decoder's GRUCell step (equations: model/gru.h) as one autograd node per step, its
+// backward written out and its weight gradients left as products that one product over all
+// steps adds into a buffer per weight (model/step_shared.h). Recorded op by op, a step leaves a
+// dozen nodes, and autograd sums its [3H, I] and [3H, H] weight gradients into the totals with a
+// pass each. Without autograd (decoding) the step runs the same arithmetic without a node.
 //
-// Shapes: n rows, I input size, H hidden size.
+// Shapes: B rows (those still decoding, a prefix of the batch), I input size, H hidden size.
 
 #include <torch/torch.h>
 
@@ -24,7 +23,7 @@ struct StepCell {
 // cast once here; the gates, states and gradients stay fp32.
 StepCell share_cell(torch::nn::GRUCellImpl& cell, bool bf16);
 
-// x [n, I], h [n, H] -> h' [n, H] (fp32, or double for double weights).
+// x [B, I], h [B, H] -> h' [B, H] (fp32, or double for double weights).
 torch::Tensor gru_cell_step(const StepCell& cell, const torch::Tensor& x, const torch::Tensor& h);
 
 }  // namespace s2s::model

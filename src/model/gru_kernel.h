@@ -1,48 +1,44 @@
 #pragma once
-// The gate arithmetic of one GRU step (the equations of model/gru.h) as one pass each way, for
-// the CPU in fp32, given the step's input and hidden products. Torch-free, so that it compiles
-// with OpenMP and per-CPU vector code, without the precompiled torch header. The decoder's cell
-// steps (model/gru_cell.cpp) and the encoder's directions (model/gru_direction.cpp) use it.
-//
-// Row i of n, hidden size H; gi = W_i x + b_i and gh = W_h h + b_h, each [3H] as r, z, n:
-//   r = sigmoid(gi_r + gh_r),  z = sigmoid(gi_z + gh_z),  c = tanh(gi_n + r gh_n)
-//   h' = c + z (h - c)                                    ((1 - z) c + z h)
-// and, given d = dL/dh':
-//   d_c = d (1 - z) (1 - c^2),  d_r = d_c gh_n r (1 - r),  d_z = d (h - c) z (1 - z)
-//   dL/dgi = [d_r, d_z, d_c],   dL/dgh = [d_r, d_z, d_c r],   dL/dh = d z + W_h^T dL/dgh
-// (the product left to the caller). Recorded op by op that is about a dozen small tensor ops
-// forward and twenty backward at every step, each with its dispatch and allocation.
+// The gate arithmetic of one GRU step (equations: model/gru.h) as one pass each way, for the
+// CPU in fp32, given the step's input and hidden products gi and gh. Torch-free, so that it
+// compiles with OpenMP and per-CPU vector code, without the precompiled torch header. The
+// tensor-level gates (model/gru_gates.h) call it for the decoder's cells and the encoder's
+// directions. Recorded op by op the same is about a dozen small tensor ops forward and twenty
+// backward at every step, each with its dispatch and allocation.
 //
 // The products come in fp32 or bf16 (raw bits, uint16_t); all else is fp32.
+//
+// Shapes: B rows, H hidden size; gi, gh [B, 3H] in the chunks r, z, n.
 
 #include <cstdint>
 
 namespace s2s::model {
 
-struct GruGates {
-  int64_t rows = 0, hidden = 0;  // n, H
+struct GruKernelShape {
+  int64_t rows = 0, hidden = 0;  // B, H
   int64_t gi_stride = 0;         // elements between rows of gi (3H when packed)
 };
 
-// gi [n, 3H] (rows gi_stride apart), gh [n, 3H], h [n, H] -> h' [n, H] and, for the backward,
-// saved [n, 4H] = [r, z, c, gh_n] (null when there is no backward: decoding).
-void gru_gates_forward(const float* gi, const float* gh, const float* h, const GruGates& g,
-                       float* saved, float* next);
-void gru_gates_forward(const uint16_t* gi, const uint16_t* gh, const float* h, const GruGates& g,
-                       float* saved, float* next);
+// gi [B, 3H] (rows gi_stride apart), gh [B, 3H], h [B, H] -> h' [B, H] and, for the backward,
+// saved [B, 4H] = [r, z, n, gh_n] (null when there is no backward: decoding).
+void gru_kernel_forward(const float* gi, const float* gh, const float* h,
+                        const GruKernelShape& shape, float* saved, float* next);
+void gru_kernel_forward(const uint16_t* gi, const uint16_t* gh, const float* h,
+                        const GruKernelShape& shape, float* saved, float* next);
 
-struct GruGateGrads {
-  float* d_gi = nullptr;  // [n, 3H], rows d_gi_stride apart
+struct GruKernelGrads {
+  float* d_gi = nullptr;  // [B, 3H], rows d_gi_stride apart
   int64_t d_gi_stride = 0;
-  float* d_gh = nullptr;         // [n, 3H]
-  float* d_h = nullptr;          // [n, H]: d z, the part of dL/dh outside the product
-  uint16_t* d_gi_low = nullptr;  // optional bf16 copies [n, 3H], for bf16 products
-  uint16_t* d_gh_low = nullptr;
+  float* d_gh = nullptr;          // [B, 3H]
+  float* d_h = nullptr;           // [B, H]: d z, the part of dL/dh outside the product dgh W_hh
+  uint16_t* d_gi_bf16 = nullptr;  // optional bf16 copies [B, 3H], for bf16 products
+  uint16_t* d_gh_bf16 = nullptr;
 };
 
-// d [n, H] (plus `more` [n, H] with rows more_stride apart, when not null), saved [n, 4H] and h
-// [n, H] from the forward -> the gradients above.
-void gru_gates_backward(const float* d, const float* more, int64_t more_stride, const float* saved,
-                        const float* h, const GruGates& g, const GruGateGrads& out);
+// d_next [B, H] = dL/dh' (plus d_next_extra [B, H] with rows d_next_extra_stride apart, when not
+// null), saved [B, 4H] and h [B, H] from the forward -> the gradients above.
+void gru_kernel_backward(const float* d_next, const float* d_next_extra,
+                         int64_t d_next_extra_stride, const float* saved, const float* h,
+                         const GruKernelShape& shape, const GruKernelGrads& out);
 
 }  // namespace s2s::model

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "model/additive_kernel.h"
+#include "model/additive_step.h"
 #include "util/strings.h"
 
 namespace s2s::model {
@@ -12,86 +12,6 @@ namespace {
 torch::Tensor batched_dot(const torch::Tensor& projected, const torch::Tensor& query) {
   return torch::bmm(projected, query.unsqueeze(/*dim=*/2)).squeeze(/*dim=*/2);
 }
-
-using torch::autograd::AutogradContext;
-using torch::autograd::variable_list;
-
-// The fused kernel (model/additive_kernel.h) takes CPU fp32 tensors; others (double in the
-// gradient tests, CUDA, reduced precision) take the recorded ops below.
-bool fused(const torch::Tensor& uq, const torch::Tensor& keys, const torch::Tensor& v) {
-  return uq.device().is_cpu() && keys.device().is_cpu() && uq.scalar_type() == torch::kFloat &&
-         keys.scalar_type() == torch::kFloat && v.scalar_type() == torch::kFloat &&
-         keys.is_contiguous();
-}
-
-AdditiveStep step_shape(const torch::Tensor& uq, const torch::Tensor& keys) {
-  return {uq.size(0), keys.size(1), keys.size(2)};
-}
-
-// Scores of the first r rows of the keys without autograd: [r, S].
-torch::Tensor fused_scores(const torch::Tensor& uq, const torch::Tensor& keys,
-                           const torch::Tensor& v, torch::Tensor* energy) {
-  const auto shape = step_shape(uq, keys);
-  const auto u = uq.contiguous(), weights = v.contiguous();
-  auto scores = torch::empty({shape.rows, shape.len}, uq.options());
-  if (energy != nullptr)
-    *energy = torch::empty({shape.rows, shape.len, shape.hidden}, uq.options());
-  additive_step_forward(keys.data_ptr<float>(), u.data_ptr<float>(), weights.data_ptr<float>(),
-                        shape, energy != nullptr ? energy->data_ptr<float>() : nullptr,
-                        scores.data_ptr<float>());
-  return scores;
-}
-
-// One step of the additive score over the first r rows of the shared keys:
-//   e = tanh(Wk[:r] + Uq) [r, S, A],  s = e v [r, S]
-// backward, from ds [r, S]:
-//   da = ds v (1 - e^2) [r, S, A];  dUq = sum_s da;  dv = sum_{r,s} ds e;  dWk[:r] += da
-// (the last in place into the shared buffer, model/step_shared.h).
-struct AdditiveStepScore : torch::autograd::Function<AdditiveStepScore> {
-  static torch::Tensor forward(AutogradContext* ctx, const torch::Tensor& uq,
-                               const torch::Tensor& keys, const torch::Tensor& v,
-                               const torch::Tensor& buffer) {
-    const int64_t rows = uq.size(0), hidden = v.size(1);
-    ctx->saved_data["v"] = v.detach();
-    ctx->saved_data["buffer"] = buffer;
-    ctx->saved_data["uq_dtype"] = uq.scalar_type();
-    if (fused(uq, keys, v) && buffer.is_contiguous()) {
-      torch::Tensor energy;
-      auto scores = fused_scores(uq, keys, v, &energy);
-      ctx->saved_data["energy"] = energy;
-      return scores;
-    }
-    const auto energy = torch::tanh(keys.narrow(0, 0, rows) + uq.unsqueeze(1));  // [r, S, A]
-    ctx->saved_data["energy"] = energy;
-    const auto v_e = v.detach().to(energy.scalar_type()).view({hidden});
-    return energy.view({-1, hidden}).mv(v_e).view({rows, energy.size(1)});
-  }
-  static variable_list backward(AutogradContext* ctx, variable_list grads) {
-    const auto energy = ctx->saved_data["energy"].toTensor();
-    const auto v = ctx->saved_data["v"].toTensor();
-    const int64_t rows = energy.size(0), hidden = energy.size(2);
-    auto buffer = ctx->saved_data["buffer"].toTensor().narrow(0, 0, rows);
-    const auto uq_dtype = ctx->saved_data["uq_dtype"].toScalarType();
-    if (fused(energy, buffer, v) && energy.is_contiguous()) {
-      const auto ds = grads[0].to(torch::kFloat).contiguous();  // [r, S]
-      const auto weights = v.contiguous();
-      auto d_uq = torch::empty({rows, hidden}, energy.options());
-      auto dv = torch::empty_like(weights);
-      additive_step_backward(energy.data_ptr<float>(), weights.data_ptr<float>(),
-                             ds.data_ptr<float>(), step_shape(d_uq, energy),
-                             buffer.data_ptr<float>(), d_uq.data_ptr<float>(),
-                             dv.data_ptr<float>());
-      return {d_uq.to(uq_dtype), torch::Tensor(), dv, torch::Tensor()};
-    }
-    const auto ds = grads[0].to(energy.scalar_type());  // [r, S]
-    auto da = energy.square().neg_().add_(1);           // 1 - e^2
-    da.mul_(v.to(energy.scalar_type()).view({1, 1, hidden})).mul_(ds.unsqueeze(2));
-    const auto dv = ds.reshape({1, -1}).mm(energy.view({-1, hidden})).to(v.scalar_type());
-    buffer.add_(da);
-    const auto d_uq = da.sum(1).to(uq_dtype);
-    return {d_uq, torch::Tensor(), dv, torch::Tensor()};
-  }
-};
 
 }  // namespace
 
@@ -115,7 +35,7 @@ torch::Tensor AdditiveScorerImpl::project_keys(const torch::Tensor& keys) {
 
 torch::Tensor AdditiveScorerImpl::score(const torch::Tensor& query,
                                         const torch::Tensor& projected) {
-  // tanh(W k + U q): [N, S, A]; v^T(.) -> [N, S]
+  // The energies e [N, S, A], then the scores e v [N, S] (equations: model/additive_step.h).
   const auto energy = torch::tanh(projected + query_layer_(query).unsqueeze(/*dim=*/1));
   return energy_layer_(energy).squeeze(/*dim=*/2);
 }
@@ -123,15 +43,15 @@ torch::Tensor AdditiveScorerImpl::score(const torch::Tensor& query,
 torch::Tensor AdditiveScorerImpl::score_step(const torch::Tensor& query,
                                              const StepShared& projected) {
   const auto& v = energy_layer_->weight;
-  if (!torch::GradMode::is_enabled() && fused(query, projected.tensor, v)) {  // decoding
+  if (!torch::GradMode::is_enabled() &&
+      additive_kernel_applies(query, projected.tensor, v)) {  // decoding
     const auto uq = query_layer_(query);  // bf16 under CPU autocast: then recorded below
-    if (uq.scalar_type() == torch::kFloat) return fused_scores(uq, projected.tensor, v, nullptr);
+    if (uq.scalar_type() == torch::kFloat) return additive_step_scores(uq, projected.tensor, v);
   }
   if (!projected.grad.defined() || !torch::GradMode::is_enabled()) {
     return ScorerImpl::score_step(query, projected);
   }
-  return AdditiveStepScore::apply(query_layer_(query), projected.tensor, energy_layer_->weight,
-                                  projected.grad);
+  return additive_step_node(query_layer_(query), projected, energy_layer_->weight);
 }
 
 DotScorerImpl::DotScorerImpl(const ScorerOptions& o, bool scaled)

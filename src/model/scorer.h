@@ -23,7 +23,7 @@ struct ScorerOptions {
       : key_size_(key_size), query_size_(query_size) {}
   TORCH_ARG(int64_t, key_size);
   TORCH_ARG(int64_t, query_size);
-  // additive: size of the hidden layer v^T tanh(W k + U q).
+  // additive: A, the size of the energies (model/additive_step.h).
   TORCH_ARG(int64_t, hidden_size) = 0;
   // bilinear: 0 = full W (Dk x Dq); r > 0 = low rank (U k)^T (V q) with U, V in R^{r x D}.
   TORCH_ARG(int64_t, rank) = 0;
@@ -42,13 +42,15 @@ class ScorerImpl : public torch::nn::Module {
   }
 };
 
-// additive (Bahdanau et al. 2015, eq. A.1.2): s = v^T tanh(W k + U q).
+// additive (Bahdanau et al. 2015, eq. A.1.2; equations: model/additive_step.h): W k projects
+// the keys, U q the query, v the energies.
 class AdditiveScorerImpl : public ScorerImpl {
  public:
   explicit AdditiveScorerImpl(const ScorerOptions& options);
   torch::Tensor project_keys(const torch::Tensor& keys) override;
   torch::Tensor score(const torch::Tensor& query, const torch::Tensor& projected) override;
-  // In training, one node per step whose backward adds dWk into the shared buffer in place.
+  // In training one node per step (model/additive_step.h), whose backward adds the keys'
+  // gradient into their shared buffer in place; in CPU fp32 decoding the fused kernel.
   torch::Tensor score_step(const torch::Tensor& query, const StepShared& projected) override;
 
  private:

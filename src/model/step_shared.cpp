@@ -56,8 +56,8 @@ struct StepWeightedSum : torch::autograd::Function<StepWeightedSum> {
 
 StepShared share(const torch::Tensor& x, c10::intrusive_ptr<PendingProducts> pending) {
   if (!torch::GradMode::is_enabled() || !x.requires_grad()) return {x, {}, {}};
-  const auto real = x.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
-  auto buffer = torch::zeros(x.sizes(), x.options().dtype(real));
+  const auto buffer_dtype = x.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
+  auto buffer = torch::zeros(x.sizes(), x.options().dtype(buffer_dtype));
   return {CollectGrad::apply(x, buffer, pending), buffer, pending};
 }
 

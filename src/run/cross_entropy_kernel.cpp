@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "util/vector_math.h"
 
@@ -74,8 +76,24 @@ S2S_VECTOR_CLONES void row_backward(const uint16_t* x, int64_t vocab, int64_t go
   backward_row(x, vocab, gold, lse, a, b, grad);
 }
 
+// The rows read and write x[gold] unchecked, so every gold index is checked here, once, before
+// the parallel loop (an exception must not leave an OpenMP region): O(N) beside the O(N V)
+// rows. Padding rows hold a real index too (Vocab::kPad, masked by the caller), so no index is
+// exempt.
+void check_gold(const CrossEntropyRows& r) {
+  for (int64_t i = 0; i < r.rows; ++i) {
+    const int64_t gold = r.gold[i];
+    if (gold < 0 || gold >= r.vocab) {
+      throw std::out_of_range(
+          "cross-entropy: gold index " + std::to_string(gold) + " of row " + std::to_string(i) +
+          " is outside the vocabulary [0, V) with V = " + std::to_string(r.vocab));
+    }
+  }
+}
+
 template <typename T>
 void forward(const T* logits, const CrossEntropyRows& r, float* nll, float* uniform) {
+  check_gold(r);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < r.rows; ++i) {
     row_forward(logits + i * r.vocab, r.vocab, r.gold[i], r.lse[i], nll[i], uniform[i]);
@@ -85,6 +103,7 @@ void forward(const T* logits, const CrossEntropyRows& r, float* nll, float* unif
 template <typename T>
 void backward(const T* logits, const CrossEntropyRows& r, const float* d_nll,
               const float* d_uniform, T* grad) {
+  check_gold(r);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < r.rows; ++i) {
     row_backward(logits + i * r.vocab, r.vocab, r.gold[i], r.lse[i], d_nll[i], d_uniform[i],

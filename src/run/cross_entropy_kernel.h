@@ -19,7 +19,7 @@ namespace s2s::run {
 
 struct CrossEntropyRows {
   int64_t rows = 0, vocab = 0;
-  const int64_t* gold = nullptr;  // [N], each in [0, V)
+  const int64_t* gold = nullptr;  // [N], each in [0, V) (else std::out_of_range, nothing read)
   float* lse = nullptr;           // [N]
 };
 

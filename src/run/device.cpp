@@ -7,6 +7,7 @@
 #include <limits>
 #include <thread>
 
+#include "config/choices.h"
 #include "util/error.h"
 #include "util/logging.h"
 #include "util/openblas.h"
@@ -15,8 +16,11 @@
 namespace s2s::run {
 
 torch::Device resolve_device(const std::string& name) {
-  if (name == "auto") return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
-  if (name == "cpu") return torch::kCPU;
+  const auto kind = config::device_kind(name);
+  if (kind == config::DeviceKind::kAuto) {
+    return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  }
+  if (kind == config::DeviceKind::kCpu) return torch::kCPU;
   if (!torch::cuda::is_available()) {
     throw ConfigError("device: '" + name +
                       "' asked for, but this LibTorch build sees no CUDA device");

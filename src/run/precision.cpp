@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "config/choices.h"
 #include "util/system.h"
 
 #if S2S_CUDA
@@ -72,9 +73,10 @@ Capabilities detect_capabilities(torch::Device device) {
 
 PrecisionChoice choose_precision(const std::string& name, const Capabilities& capabilities) {
   PrecisionChoice choice;
-  if (name == "fp32") {
+  const auto mode = config::precision_mode(name, "precision");
+  if (mode == config::PrecisionMode::kFp32) {
     choice.description = "fp32 (asked for)";
-  } else if (name == "bf16") {
+  } else if (mode == config::PrecisionMode::kBf16) {
     choice.precision = Precision::kBf16;
     choice.emulated = !capabilities.native_bf16;
     choice.description = "bf16 mixed precision (asked for; " + capabilities.why + ")";

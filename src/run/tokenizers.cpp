@@ -11,7 +11,7 @@ namespace s2s::run {
 namespace {
 
 bool uses_sentencepiece(const config::DataConfig& data) {
-  return data.tokenizer == "sentencepiece";
+  return data::tokenizer_has_pieces(data.tokenizer);
 }
 
 std::unique_ptr<data::Tokenizer> make(const config::DataConfig& data, std::string model = "",

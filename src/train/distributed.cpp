@@ -187,9 +187,4 @@ void Distributed::average_gradients(const std::vector<torch::Tensor>& params) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
 }
 
-void Distributed::barrier() {
-  auto t = torch::zeros({1});
-  sum(t);
-}
-
 }  // namespace s2s::train

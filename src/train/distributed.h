@@ -69,8 +69,6 @@ class Distributed {
     double seconds = 0.0;
   };
   const Traffic& traffic() const { return traffic_; }
-  // Every rank waits here for every other.
-  void barrier();
 
  private:
   void wait(const std::string& what, const c10::intrusive_ptr<c10d::Work>& work);

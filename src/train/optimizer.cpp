@@ -1,8 +1,5 @@
 #include "train/optimizer.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include "train/adam.h"
 #include "util/strings.h"
 
@@ -46,23 +43,6 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingCo
 
 void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
   for (auto& group : optimizer.param_groups()) group.options().set_lr(lr);
-}
-
-double scheduled_learning_rate(const config::TrainingConfig& t, int64_t step, int64_t total,
-                               double lr) {
-  const auto warmup = static_cast<double>(t.warmup_steps);
-  const auto n = static_cast<double>(step + 1);
-  if (n < warmup) return lr * n / warmup;
-  if (t.lr_schedule == "inverse_sqrt") return lr * std::sqrt(warmup / n);
-  if (t.lr_schedule == "cosine") {
-    // Progress p in [0, 1] through the updates after the warm-up (resumed or extended runs
-    // past `total` stay at min_lr).
-    const double span = std::max(static_cast<double>(total) - warmup, 1.0);
-    const double p = std::clamp((n - warmup) / span, 0.0, 1.0);
-    const double floor = std::min(t.min_lr, lr);
-    return floor + (lr - floor) * 0.5 * (1.0 + std::cos(M_PI * p));
-  }
-  return lr;
 }
 
 }  // namespace s2s::train

@@ -1,6 +1,6 @@
 #pragma once
 // Optimizers, chosen by `training.optimizer` from one registry, and the learning-rate setter the
-// schedule uses. The trainer and the benchmark build theirs here.
+// schedules (train/schedule.h) use. The trainer and the benchmark build theirs here.
 
 #include <torch/torch.h>
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/config.h"
+#include "train/schedule.h"  // the rate set_learning_rate sets
 
 namespace s2s::train {
 
@@ -29,16 +30,5 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const config::TrainingCo
                                                         std::vector<torch::Tensor> params);
 
 void set_learning_rate(torch::optim::Optimizer& optimizer, double lr);
-
-// The learning rate of update `step` (0-based) of `total` planned updates when the schedule's
-// base rate is `lr` (the configured rate, or plateau's reduced one). With W = warmup_steps:
-//   warm-up, step < W:           lr * (step + 1) / W
-//   inverse_sqrt, step >= W:     lr * sqrt(W / (step + 1))   (Vaswani et al. 2017, fairseq)
-//   cosine, step >= W:           m + (lr - m) * (1 + cos(pi * p)) / 2 with m = min_lr and
-//                                p = (step + 1 - W) / (total - W): lr down to min_lr at the last
-//                                update (Loshchilov & Hutter 2017 without restarts)
-//   constant and plateau after:  lr
-double scheduled_learning_rate(const config::TrainingConfig& training, int64_t step, int64_t total,
-                               double lr);
 
 }  // namespace s2s::train

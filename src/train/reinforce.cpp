@@ -6,15 +6,24 @@
 namespace s2s::train {
 namespace {
 
+using Baseline = config::ReinforceBaseline;
+using Reward = config::ReinforceReward;
+
 // state = [mean square of A (0 before the first step), b_0, b_1, ...]; NaN: index not seen yet.
 constexpr std::size_t kMeanSquare = 0, kFirstBaseline = 1;
 constexpr double kNormalizeDecay = 0.99;  // the running mean square of A follows ~100 steps
 
 // [B, T] index k of the running mean each step's credit joins (see reinforce.h).
-torch::Tensor baseline_index(const std::string& reward, const torch::Tensor& mask) {
+torch::Tensor baseline_index(Reward reward, const torch::Tensor& mask) {
   const auto m = mask.to(torch::kLong);
-  if (reward == "sentence") return (m.sum(1, /*keepdim=*/true) - 1).clamp_min(0).expand_as(m);
-  if (reward == "reward_to_go") return (m.flip(1).cumsum(1).flip(1) - 1).clamp_min(0);
+  switch (reward) {
+    case Reward::kSentence:
+      return (m.sum(1, /*keepdim=*/true) - 1).clamp_min(0).expand_as(m);
+    case Reward::kRewardToGo:
+      return (m.flip(1).cumsum(1).flip(1) - 1).clamp_min(0);
+    case Reward::kToken:
+      break;
+  }
   return torch::arange(m.size(1), m.options()).unsqueeze(0).expand_as(m);  // token: t
 }
 
@@ -25,14 +34,18 @@ torch::Tensor repeat_rows(const torch::Tensor& t, int64_t k) {
 }
 
 int64_t Reinforce::samples_per_sentence() const {
-  return config_.baseline == "leave_one_out" ? config_.samples : 1;
+  return baseline_ == Baseline::kLeaveOneOut ? config_.samples : 1;
 }
 
 torch::Tensor Reinforce::credit(const torch::Tensor& token_reward,
                                 const torch::Tensor& mask) const {
-  if (config_.reward == "token") return token_reward;
-  if (config_.reward == "reward_to_go") {
-    return token_reward.flip(1).cumsum(1).flip(1) * mask;  // R_t = sum_{t' >= t} r_t'
+  switch (reward_) {
+    case Reward::kToken:
+      return token_reward;
+    case Reward::kRewardToGo:
+      return token_reward.flip(1).cumsum(1).flip(1) * mask;  // R_t = sum_{t' >= t} r_t'
+    case Reward::kSentence:
+      break;
   }
   return token_reward.sum(1, /*keepdim=*/true) * mask;  // R for every step
 }
@@ -40,7 +53,7 @@ torch::Tensor Reinforce::credit(const torch::Tensor& token_reward,
 torch::Tensor Reinforce::moving_average(const torch::Tensor& credit, const torch::Tensor& mask,
                                         std::vector<double>& state) const {
   const auto real = mask.to(torch::kCPU).gt(0);
-  const auto index = baseline_index(config_.reward, mask).to(torch::kCPU);
+  const auto index = baseline_index(reward_, mask).to(torch::kCPU);
   const auto values = credit.to(torch::kCPU, torch::kDouble).masked_select(real);  // [N]
   const auto keys = index.masked_select(real);                                     // [N]
   const int64_t n_keys = keys.numel() > 0 ? keys.max().item<int64_t>() + 1 : 1;
@@ -70,15 +83,21 @@ torch::Tensor Reinforce::moving_average(const torch::Tensor& credit, const torch
 torch::Tensor Reinforce::baseline(const torch::Tensor& credit, const torch::Tensor& mask,
                                   const model::ForwardOutput& out,
                                   std::vector<double>& state) const {
-  const auto& kind = config_.baseline;
-  if (kind == "learned") return out.baseline.detach().to(credit.dtype()) * mask;
-  if (kind == "leave_one_out") {
-    const int64_t k = config_.samples;  // rows b*K .. b*K + K-1 are one sentence's samples
-    const auto grouped = credit.view({-1, k, credit.size(1)});  // [B/K, K, T]
-    const auto others = (grouped.sum(1, /*keepdim=*/true) - grouped) / static_cast<double>(k - 1);
-    return others.view_as(credit) * mask;
+  switch (baseline_) {
+    case Baseline::kLearned:
+      return out.baseline.detach().to(credit.dtype()) * mask;
+    case Baseline::kLeaveOneOut: {
+      const int64_t k = config_.samples;  // rows b*K .. b*K + K-1 are one sentence's samples
+      const auto grouped = credit.view({-1, k, credit.size(1)});  // [B/K, K, T]
+      const auto others =
+          (grouped.sum(1, /*keepdim=*/true) - grouped) / static_cast<double>(k - 1);
+      return others.view_as(credit) * mask;
+    }
+    case Baseline::kMovingAverage:
+      return moving_average(credit, mask, state);
+    case Baseline::kNone:
+      break;
   }
-  if (kind == "moving_average") return moving_average(credit, mask, state);
   return torch::zeros_like(credit);
 }
 

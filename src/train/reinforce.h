@@ -44,7 +44,10 @@ struct ReinforceStats {
 
 class Reinforce {
  public:
-  explicit Reinforce(const config::ReinforceConfig& config) : config_(config) {}
+  explicit Reinforce(const config::ReinforceConfig& config)
+      : config_(config),
+        baseline_(config::reinforce_baseline(config)),
+        reward_(config::reinforce_reward(config)) {}
 
   // Rows per sentence: K for leave_one_out, else 1. The trainer repeats each batch row so.
   int64_t samples_per_sentence() const;
@@ -68,6 +71,8 @@ class Reinforce {
                                std::vector<double>& state) const;
 
   config::ReinforceConfig config_;
+  config::ReinforceBaseline baseline_;  // config_'s choices, read once
+  config::ReinforceReward reward_;
 };
 
 // Each row of `t` repeated `k` times in place: [B, ...] -> [B*k, ...].

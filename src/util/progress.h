@@ -19,7 +19,6 @@ class ProgressBar {
   void update(int64_t step, int64_t epoch, double loss, double tokens_per_second);
   // Clears the bar so a log line can be printed cleanly.
   void clear();
-  bool enabled() const { return enabled_; }
 
  private:
   int64_t total_steps_;

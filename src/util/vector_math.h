@@ -11,8 +11,14 @@
 
 namespace s2s::util {
 
-// A function compiled for AVX-512, AVX2 and the baseline, one chosen once at load time.
-#define S2S_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+// A function compiled for AVX-512, AVX2 and the baseline, one chosen once at load time. The
+// instruction sets are named once here: tests/unit/vector_math_test.cpp checks the accuracy of
+// the functions below compiled for each, with __attribute__((target(S2S_VECTOR_ISA_AVX2))) and
+// __builtin_cpu_supports(S2S_VECTOR_ISA_AVX2) (a name both take).
+#define S2S_VECTOR_ISA_AVX512 "avx512f"
+#define S2S_VECTOR_ISA_AVX2 "avx2"
+#define S2S_VECTOR_CLONES \
+  __attribute__((target_clones(S2S_VECTOR_ISA_AVX512, S2S_VECTOR_ISA_AVX2, "default")))
 #define S2S_INLINE inline __attribute__((always_inline))
 
 S2S_INLINE float from_bits(uint32_t bits) { return __builtin_bit_cast(float, bits); }

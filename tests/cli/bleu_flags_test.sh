@@ -2,11 +2,15 @@
 # `s2s bleu` flags as sacreBLEU 2.6.0's command line has them: --lowercase makes BLEU
 # case-insensitive only, chrF keeps case unless --chrf-lowercase. Checked against the cased and
 # lower-cased cases of ../shared/bleu/cases.jsonl (scored by sacreBLEU itself; their chrF is
-# sacreBLEU's default, cased). Skips when ../shared is absent.
-# Usage: bleu_flags_test.sh S2S_BINARY CASES_JSONL WORK_DIR
+# sacreBLEU's default, cased). Without them (../shared is absent) it exits 77, which ctest
+# reports as skipped (SKIP_RETURN_CODE in CMakeLists.txt).
+# Usage: bleu_flags_test.sh S2S_BINARY SHARED_DIR WORK_DIR   (the environment's S2S_SHARED_DIR,
+# if set, replaces SHARED_DIR, as for the unit tests: tests/support/shared_dir.h)
 set -euo pipefail
-s2s=$1 cases=$2 work=$3
-[ -f "$cases" ] || { echo "SKIP: $cases not found (../shared is absent)"; exit 0; }
+s2s=$1 shared=${S2S_SHARED_DIR:-$2} work=$3
+cases=$shared/bleu/cases.jsonl
+[ -f "$cases" ] || {
+  echo "SKIP: $cases not found (../shared is absent): the bleu flags are not checked"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
 python3 - "$s2s" "$cases" "$work" <<'PY'
 import json, subprocess, sys

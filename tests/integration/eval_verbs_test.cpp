@@ -23,16 +23,13 @@
 #include "run/average.h"
 #include "run/checkpoint.h"
 #include "run/run_dir.h"
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 namespace s2s::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-void write(const fs::path& path, const std::string& contents) {
-  std::ofstream(path, std::ios::binary) << contents;
-}
 
 std::string read(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -45,18 +42,15 @@ std::size_t count_lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
-class EvalVerbsTest : public testing::Test {
+class EvalVerbsTest : public test_support::TempDirTest {
  protected:
   void SetUp() override {
     torch::manual_seed(5);
-    dir_ = fs::temp_directory_path() / ("s2s_eval_verbs_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
     fs::create_directories(dir_ / "run" / "checkpoints");
-    write(dir_ / "test.de", "ein Haus\nzwei Hunde , drei Katzen\nein Hund\n");
-    write(dir_ / "test.en", "a house\ntwo dogs , three cats\na dog\n");
-    write(dir_ / "test.align", "0-0 1-1\n0-0 1-1 2-2 3-3 4-4\n0-0 1-1\n");
+    write("test.de", "ein Haus\nzwei Hunde , drei Katzen\nein Hund\n");
+    write("test.en", "a house\ntwo dogs , three cats\na dog\n");
+    write("test.align", "0-0 1-1\n0-0 1-1 2-2 3-3 4-4\n0-0 1-1\n");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // A run whose model has `scorer` attention, untrained.
   std::string make_run(const std::string& scorer, bool alignments = true) {
@@ -82,8 +76,6 @@ class EvalVerbsTest : public testing::Test {
                          run::model_signature(c.model, src.size(), tgt.size()));
     return paths.dir;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(EvalVerbsTest, EvaluateWritesHypothesesAndScores) {
@@ -160,7 +152,7 @@ TEST_F(EvalVerbsTest, UnconfiguredSplitNamesTheKey) {
 }
 
 TEST_F(EvalVerbsTest, BadAlignmentFileNamesLine) {
-  write(dir_ / "test.align", "0-0\n0-0 9-9\n0-0\n");
+  write("test.align", "0-0\n0-0 9-9\n0-0\n");
   EvaluateArgs options;
   options.run = make_run("dot");
   try {
@@ -175,8 +167,7 @@ TEST_F(EvalVerbsTest, TranslateKeepsLinesAndOrder) {
   TranslateArgs options;
   options.run = make_run("bilinear");
   // translate reads file descriptor 0 as lines arrive: give it a file there.
-  const auto input = dir_ / "input.txt";
-  write(input, "ein Haus\n\nzwei Hunde\r\nunbekannt\n");
+  const auto input = write("input.txt", "ein Haus\n\nzwei Hunde\r\nunbekannt\n");
   const int saved_stdin = ::dup(STDIN_FILENO);
   const int fd = ::open(input.c_str(), O_RDONLY);
   ::dup2(fd, STDIN_FILENO);

@@ -12,6 +12,7 @@
 #include "eval/translate.h"
 #include "run/checkpoint.h"
 #include "run/run_dir.h"
+#include "support/temp_dir.h"
 #include "train/trainer.h"
 #include "util/error.h"
 
@@ -37,14 +38,9 @@ void write_reverse_split(const fs::path& prefix, int n, uint32_t seed) {
   }
 }
 
-class TrainTest : public ::testing::Test {
+class TrainTest : public test_support::TempDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("s2s_train_test_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
     write_reverse_split(dir_ / "train", 3000, 1);
     write_reverse_split(dir_ / "valid", 100, 2);
     write_reverse_split(dir_ / "test", 200, 3);
@@ -62,9 +58,6 @@ class TrainTest : public ::testing::Test {
     config_.training.threads = 1;
     config_.evaluation.heatmaps = 0;
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path dir_;
   config::Config config_;
 };
 

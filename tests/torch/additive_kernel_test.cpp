@@ -1,6 +1,6 @@
-// The additive scorer's fused step (model/additive_kernel.h) against the same step recorded op
-// by op in double: scores and the gradients of the keys, queries and weights, with padded
-// positions, a shrinking prefix of rows, and sizes that are not multiples of a vector.
+// The additive scorer's fused step (model/additive_kernel.h, model/additive_step.h) against the
+// same step recorded op by op in double: scores and the gradients of the keys, queries and weights,
+// with padded positions, a shrinking prefix of rows, and sizes that are not multiples of a vector.
 #include "model/additive_kernel.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@ void expect_close(const torch::Tensor& got, const torch::Tensor& want, const std
       << (got.to(torch::kDouble) - want.to(torch::kDouble)).abs().max().item<double>();
 }
 
-// The kernel itself on raw tensors against e = tanh(k + u), s = e v and the backward formulas.
+// The kernel itself on raw tensors against the equations of model/additive_step.h.
 TEST(AdditiveKernelTest, ForwardAndBackwardMatchTheFormulasInDouble) {
   torch::manual_seed(3);
   for (const int64_t rows : {1, 3, 64}) {  // 64 x 7 x 37 energies run on several threads
@@ -30,14 +30,14 @@ TEST(AdditiveKernelTest, ForwardAndBackwardMatchTheFormulasInDouble) {
     auto d_scores = torch::randn({rows, len});
     d_scores.narrow(1, len - 2, 2).zero_();  // padding: softmax gives it no gradient
     auto energy = torch::empty({rows, len, hidden}), scores = torch::empty({rows, len});
-    const model::AdditiveStep shape{rows, len, hidden};
-    model::additive_step_forward(keys.data_ptr<float>(), u.data_ptr<float>(), v.data_ptr<float>(),
-                                 shape, energy.data_ptr<float>(), scores.data_ptr<float>());
+    const model::AdditiveKernelShape shape{rows, len, hidden};
+    model::additive_kernel_forward(keys.data_ptr<float>(), u.data_ptr<float>(), v.data_ptr<float>(),
+                                   shape, energy.data_ptr<float>(), scores.data_ptr<float>());
     auto d_keys = torch::ones({rows + 2, len, hidden});  // the kernel adds into it
     auto d_u = torch::empty({rows, hidden}), d_v = torch::empty({hidden});
-    model::additive_step_backward(energy.data_ptr<float>(), v.data_ptr<float>(),
-                                  d_scores.data_ptr<float>(), shape, d_keys.data_ptr<float>(),
-                                  d_u.data_ptr<float>(), d_v.data_ptr<float>());
+    model::additive_kernel_backward(energy.data_ptr<float>(), v.data_ptr<float>(),
+                                    d_scores.data_ptr<float>(), shape, d_keys.data_ptr<float>(),
+                                    d_u.data_ptr<float>(), d_v.data_ptr<float>());
 
     const auto k = keys.to(torch::kDouble).narrow(0, 0, rows);
     const auto e = torch::tanh(k + u.to(torch::kDouble).unsqueeze(1));
@@ -53,8 +53,8 @@ TEST(AdditiveKernelTest, ForwardAndBackwardMatchTheFormulasInDouble) {
 
     // Without the energies (decoding): the same scores.
     auto again = torch::empty({rows, len});
-    model::additive_step_forward(keys.data_ptr<float>(), u.data_ptr<float>(), v.data_ptr<float>(),
-                                 shape, nullptr, again.data_ptr<float>());
+    model::additive_kernel_forward(keys.data_ptr<float>(), u.data_ptr<float>(), v.data_ptr<float>(),
+                                   shape, nullptr, again.data_ptr<float>());
     EXPECT_TRUE(torch::equal(again, scores)) << at;
   }
 }

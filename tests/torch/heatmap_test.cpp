@@ -35,8 +35,8 @@ TEST(HeatmapTest, NamesAndQueries) {
   EXPECT_EQ(heatmap_file_name(12345, 3), "12345_head3.csv");
   EXPECT_EQ(decode_name(1), "greedy");
   EXPECT_EQ(decode_name(5), "beam 5");
-  EXPECT_EQ(decoder_query("bahdanau"), "previous decoder state s_{t-1}");
-  EXPECT_EQ(decoder_query("luong"), "current decoder state s_t");
+  EXPECT_EQ(decoder_query(config::DecoderStyle::kBahdanau), "previous decoder state s_{t-1}");
+  EXPECT_EQ(decoder_query(config::DecoderStyle::kLuong), "current decoder state s_t");
 }
 
 TEST(HeatmapTest, WritesOneFilePerSentenceAndHeadWithIndex) {
@@ -50,7 +50,7 @@ TEST(HeatmapTest, WritesOneFilePerSentenceAndHeadWithIndex) {
   s.source_text = "ein Haus";
   s.hypothesis = "a house";
   s.reference = "a house .";
-  const HeatmapInfo info{"beam 4", "additive", decoder_query("bahdanau")};
+  const HeatmapInfo info{"beam 4", "additive", decoder_query(config::DecoderStyle::kBahdanau)};
   EXPECT_EQ(write_heatmaps(dir, {s}, info).size(), 3u);  // two heads and index.jsonl
 
   std::istringstream index(read(dir + "/index.jsonl"));

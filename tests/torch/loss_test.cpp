@@ -7,8 +7,12 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "data/vocab.h"
+#include "run/cross_entropy_kernel.h"
 
 namespace s2s {
 namespace {
@@ -78,6 +82,41 @@ TEST(FusedCrossEntropyTest, ExtremeLogitsStayExactAndNonFiniteOnesPropagate) {
   EXPECT_NEAR(t.nll[0].item<double>(), 1e4 + std::log(19.0), 1e-2);
   EXPECT_NEAR(t.nll[1].item<double>(), 200.0, 1e-3);
   EXPECT_FALSE(std::isfinite(t.nll[2].item<double>()));
+}
+
+// A gold index outside [0, V) is refused before any row is read, naming the index, its row and
+// V, through the loss (fp32 and bf16) and the kernel's backward alike.
+TEST(FusedCrossEntropyTest, OutOfRangeGoldIndexNamesTheIndexAndTheVocabulary) {
+  const int64_t rows = 3, vocab = 5;
+  const auto message = [](const auto& fn) -> std::string {
+    try {
+      fn();
+    } catch (const std::out_of_range& e) {
+      return e.what();
+    }
+    return "no std::out_of_range";
+  };
+  const auto want = [](int64_t gold, int64_t row) {
+    return "cross-entropy: gold index " + std::to_string(gold) + " of row " + std::to_string(row) +
+           " is outside the vocabulary [0, V) with V = 5";
+  };
+  for (const auto type : {torch::kFloat, torch::kBFloat16}) {
+    const auto logits = torch::zeros({rows, vocab}, type);
+    const auto loss_with = [&](std::vector<int64_t> gold) {
+      return [&logits, gold] { run::cross_entropy_terms(logits, torch::tensor(gold), true); };
+    };
+    EXPECT_EQ(message(loss_with({0, 5, 1})), want(5, 1));
+    EXPECT_EQ(message(loss_with({0, 1, -1})), want(-1, 2));
+    // The largest index and padding (a real index, masked later) are in range.
+    EXPECT_NO_THROW(loss_with({vocab - 1, data::Vocab::kPad, 0})());
+  }
+
+  std::vector<float> x(rows * vocab, 0.0f), lse(rows, 0.0f), d(rows, 1.0f), grad(rows * vocab);
+  const std::vector<int64_t> gold = {0, 1, 9};
+  const run::CrossEntropyRows r{rows, vocab, gold.data(), lse.data()};
+  EXPECT_EQ(
+      message([&] { run::cross_entropy_backward(x.data(), r, d.data(), d.data(), grad.data()); }),
+      want(9, 2));
 }
 
 // Padding targets take no loss and no gradient, and label smoothing mixes in the uniform term,

@@ -1,4 +1,5 @@
-// The registries of interchangeable parts (scorers, init schemes, optimizers, tokenizers) and
+// The registries of interchangeable parts (scorers, init schemes, optimizers, schedules,
+// tokenizers, BLEU tokenizers) and
 // the torch-free name lists the config validates against: they must stay equal.
 
 #include <gtest/gtest.h>
@@ -6,9 +7,11 @@
 
 #include "config/config.h"
 #include "data/tokenizer.h"
+#include "metrics/sacre_tokenizers.h"
 #include "model/init.h"
 #include "model/scorer.h"
 #include "train/optimizer.h"
+#include "train/schedule.h"
 
 namespace s2s {
 namespace {
@@ -19,7 +22,9 @@ TEST(RegistryTest, ConfigNamesEqualTheRegistries) {
   EXPECT_EQ(config::scorer_names(), scorers);
   EXPECT_EQ(config::init_names(), model::init_names());
   EXPECT_EQ(config::optimizer_names(), train::optimizer_names());
+  EXPECT_EQ(config::schedule_names(), train::schedule_names());
   EXPECT_EQ(config::tokenizer_names(), data::tokenizer_names());
+  EXPECT_EQ(config::bleu_tokenizer_names(), metrics::sacre_tokenizer_names());
 }
 
 TEST(RegistryTest, EveryScorerBuildsScoresAndCountsItsWork) {

@@ -251,15 +251,21 @@ TEST_P(SearchTest, AttentionShapeAndRowsSumToOne) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllScorers, SearchTest,
-    testing::Values(ModelCase{"additive"}, ModelCase{"dot"}, ModelCase{"scaled_dot"},
-                    ModelCase{"bilinear"}, ModelCase{"bilinear", 4}, ModelCase{"none"},
-                    ModelCase{"additive", 0, 1, "luong"}, ModelCase{"dot", 0, 1, "luong"},
-                    ModelCase{"scaled_dot", 0, 1, "luong"}, ModelCase{"bilinear", 0, 1, "luong"},
-                    ModelCase{"bilinear", 4, 1, "luong"}, ModelCase{"none", 0, 1, "luong"},
-                    ModelCase{"additive", 0, 2}, ModelCase{"dot", 0, 2, "luong"}),
-    case_name);
+// Every scorer the config accepts (the registry's, then "none") with both decoder styles, so a
+// new scorer runs through every search test without a line here; plus low-rank bilinear and
+// two heads.
+std::vector<ModelCase> all_cases() {
+  std::vector<ModelCase> out;
+  for (const auto& style : config::choice_names<config::DecoderStyle>()) {
+    for (const auto& scorer : config::scorer_names()) out.push_back({scorer, 0, 1, style});
+    out.push_back({"bilinear", 4, 1, style});
+  }
+  out.push_back({"additive", 0, 2, "bahdanau"});
+  out.push_back({"dot", 0, 2, "luong"});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllScorers, SearchTest, testing::ValuesIn(all_cases()), case_name);
 
 class SearchLimitTest : public testing::Test {
  protected:

@@ -69,8 +69,8 @@ TEST(StepSharedTest, WithoutGradientsNothingIsBuffered) {
   EXPECT_FALSE(model::share_across_steps(torch::randn({2, 5, 3})).grad.defined());
 }
 
-// The additive scorer's step node (model/scorer.h) against its recorded score(): the same scores,
-// and the same gradients for the keys, the queries and the scorer's weights.
+// The additive scorer's step node (model/additive_step.h) against its recorded score(): the same
+// scores, and the same gradients for the keys, the queries and the scorer's weights.
 TEST(StepSharedTest, AdditiveStepScoreEqualsTheRecordedScorer) {
   torch::manual_seed(6);
   model::AdditiveScorerImpl scorer(model::ScorerOptions(3, 4).hidden_size(5));

@@ -63,7 +63,7 @@ TEST(BatcherTest, ParsesUnits) {
     parse_batch_unit("words");
     FAIL() << "expected a ConfigError";
   } catch (const ConfigError& e) {
-    EXPECT_STREQ(e.what(), "unknown batch unit 'words' (valid: sentences, tokens)");
+    EXPECT_STREQ(e.what(), "training.batch_type: unknown value 'words' (valid: sentences, tokens)");
   }
 }
 

@@ -1,14 +1,13 @@
 // Config files as users write them: comments, paths relative to the file, the template.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "config/json_io.h"
 #include "config/template.h"
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 namespace s2s::config {
@@ -16,24 +15,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class ConfigPathsTest : public testing::Test {
+class ConfigPathsTest : public test_support::TempDirTest {
  protected:
   void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("s2s_config_paths_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_ / "configs");
     fs::create_directories(dir_ / "data");
     for (const char* f : {"train.en", "train.fr", "valid.en", "valid.fr"}) {
-      std::ofstream(dir_ / "data" / f) << "a\n";
+      write(std::string("data/") + f, "a\n");
     }
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
-  fs::path dir_;
 };
 
 TEST_F(ConfigPathsTest, DataPathsAreRelativeToTheConfigFileAndStoredAbsolute) {
@@ -70,10 +60,8 @@ TEST(ConfigTemplateTest, ListsEveryKeyWithItsMeaningAndLoadsBack) {
   const auto text = config_template();
   EXPECT_NE(text.find("\"learning_rate\": 0.001,  // initial learning rate"), std::string::npos);
   EXPECT_NE(text.find("\"scorer\": \"additive\""), std::string::npos);
-  const auto path = fs::temp_directory_path() / ("s2s_template_" + std::to_string(::getpid()));
-  std::ofstream(path) << text;
-  EXPECT_NO_THROW(load_config(path.string()));  // every default is valid
-  fs::remove(path);
+  const test_support::TempDir dir;
+  EXPECT_NO_THROW(load_config(dir.write("template.json", text)));  // every default is valid
 }
 
 }  // namespace

@@ -1,10 +1,7 @@
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 #include "config/json_io.h"
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 namespace s2s::config {
@@ -197,23 +194,7 @@ TEST(ConfigTest, JsonRoundTrip) {
   EXPECT_EQ(back.model.attention.scorer, "scaled_dot");
 }
 
-class ConfigFileTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    // One folder per process and test: ctest runs tests in parallel processes.
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("s2s_config_test_" + std::to_string(::getpid()) + "_" + info->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path) << text;
-    return path;
-  }
-  std::filesystem::path dir_;
-};
+class ConfigFileTest : public test_support::TempDirTest {};
 
 TEST_F(ConfigFileTest, MissingFile) {
   const std::string msg = config_error([&] { load_config((dir_ / "nope.json").string()); });

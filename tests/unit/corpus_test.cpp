@@ -1,13 +1,13 @@
 #include "data/corpus.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "support/shared_dir.h"
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 namespace s2s::data {
@@ -16,25 +16,7 @@ namespace {
 using Lines = std::vector<std::string>;
 using Tokens = std::vector<std::string>;
 
-class CorpusTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("s2s_corpus_test_" + std::to_string(::getpid()) + "_" + info->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  std::string write(const std::string& name, const std::string& contents) const {
-    std::ofstream(path(name), std::ios::binary) << contents;
-    return path(name);
-  }
-
-  std::filesystem::path dir_;
-};
+class CorpusTest : public test_support::TempDirTest {};
 
 // Runs `fn`, expects an exception of type E, and returns its message.
 template <class E, class F>
@@ -143,7 +125,7 @@ TEST_F(CorpusTest, ReadCorpusRejectsBadSpecs) {
   EXPECT_EQ(error_of<ConfigError>([&] {
               read_corpus({"xml", path("x"), "", ""});
             }),
-            "unknown corpus format 'xml' (valid: tsv, parallel)");
+            "data.format: unknown value 'xml' (valid: parallel, tsv); did you mean 'tsv'?");
   EXPECT_THROW(read_corpus({"parallel", path("x"), "de", ""}), ConfigError);
   EXPECT_THROW(read_corpus({"tsv", "", "", ""}), ConfigError);
 }
@@ -210,8 +192,8 @@ TEST_F(CorpusTest, LoadCorpusReadsTokenizesAndFilters) {
 }
 
 TEST_F(CorpusTest, ReadsMulti30kTrain) {
-  const std::string prefix = std::string(S2S_SHARED_DIR) + "/data/multi30k/train";
-  if (!std::filesystem::exists(prefix + ".de")) GTEST_SKIP() << "no Multi30k at " << prefix;
+  const std::string prefix = test_support::shared_path("data/multi30k/train");
+  S2S_SKIP_IF_ABSENT(prefix + ".de") << "reading Multi30k is not checked";
   const auto pairs = read_corpus({"parallel", prefix, "de", "en"});
   ASSERT_EQ(pairs.size(), 29000u);
   EXPECT_EQ(pairs[0].src, "Zwei junge weiße Männer sind im Freien in der Nähe vieler Büsche.");

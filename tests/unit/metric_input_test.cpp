@@ -4,11 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 namespace s2s::metrics {
@@ -16,24 +15,7 @@ namespace {
 
 using Lines = std::vector<std::string>;
 
-class ReadTextLinesTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ =
-        std::filesystem::temp_directory_path() / (std::string("s2s_metric_input_") + info->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& bytes) {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
-
-  std::filesystem::path dir_;
-};
+class ReadTextLinesTest : public test_support::TempDirTest {};
 
 TEST_F(ReadTextLinesTest, SplitsOnNewlinesWithOrWithoutAFinalOne) {
   EXPECT_EQ(read_text_lines(write("a.txt", "one\ntwo\n")), (Lines{"one", "two"}));

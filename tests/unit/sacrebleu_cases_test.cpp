@@ -1,13 +1,12 @@
 // Parity with sacreBLEU 2.6.0 itself: every case of ../shared/bleu/cases.jsonl (scored by
 // sacreBLEU; see that folder's README) must give the same BLEU and chrF within 0.01 and exactly
 // the same n-gram counts, totals and lengths. The cases stay in ../shared, never in this repo;
-// without that folder the test is skipped.
+// without that folder the test is skipped (support/shared_dir.h).
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -17,14 +16,13 @@
 
 #include "metrics/bleu.h"
 #include "metrics/chrf.h"
+#include "support/shared_dir.h"
 
 namespace s2s::metrics {
 namespace {
 
 constexpr double kScoreTolerance = 0.01;  // what "compatible" means in the cases' README
 constexpr double kBpTolerance = 1e-6;     // bp is stored rounded to 6 places
-
-const char* const kCasesPath = S2S_SHARED_DIR "/bleu/cases.jsonl";
 
 std::vector<nlohmann::json> load_cases(const std::string& path) {
   std::ifstream in(path);
@@ -78,12 +76,10 @@ std::string check_case(const nlohmann::json& c, double& max_bleu_error, double& 
 }
 
 TEST(SacreBleuParityTest, EveryCaseMatchesSacreBleu) {
-  if (!std::filesystem::exists(kCasesPath)) {
-    GTEST_SKIP() << "../shared is absent (no " << kCasesPath << "); parity with sacreBLEU "
-                 << "is not checked";
-  }
-  const std::vector<nlohmann::json> cases = load_cases(kCasesPath);
-  ASSERT_FALSE(cases.empty()) << kCasesPath << " holds no cases";
+  const std::string cases_path = test_support::shared_path("bleu/cases.jsonl");
+  S2S_SKIP_IF_ABSENT(cases_path) << "parity with sacreBLEU is not checked";
+  const std::vector<nlohmann::json> cases = load_cases(cases_path);
+  ASSERT_FALSE(cases.empty()) << cases_path << " holds no cases";
 
   double max_bleu_error = 0.0;
   double max_chrf_error = 0.0;

@@ -6,13 +6,13 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "data/corpus.h"
 #include "data/vocab.h"
+#include "support/shared_dir.h"
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 namespace s2s::data {
@@ -58,8 +58,8 @@ TEST(SentencePieceTest, BundledCorpusComesBackExactly) {
 }
 
 TEST(SentencePieceTest, Multi30kComesBackExactly) {
-  const std::string prefix = std::string(S2S_SHARED_DIR) + "/data/multi30k/train";
-  if (!std::filesystem::exists(prefix + ".de")) GTEST_SKIP() << "no Multi30k at " << prefix;
+  const std::string prefix = test_support::shared_path("data/multi30k/train");
+  S2S_SKIP_IF_ABSENT(prefix + ".de") << "the Multi30k round trip is not checked";
   SentencePieceOptions options;
   options.vocab_size = 8000;
   const auto lines = both_sides(prefix, "de", "en");
@@ -104,9 +104,8 @@ TEST(SentencePieceTest, LowercasesWhenAsked) {
 }
 
 TEST(SentencePieceTest, MissingAndCorruptModelsAreOneLineErrors) {
-  const auto dir = std::filesystem::temp_directory_path() / "s2s_sentencepiece_test";
-  std::filesystem::create_directories(dir);
-  const auto missing = (dir / "missing.model").string();
+  const test_support::TempDir dir;
+  const auto missing = dir.file("missing.model");
   try {
     read_sentencepiece_model(missing);
     ADD_FAILURE() << "no error";
@@ -125,7 +124,6 @@ TEST(SentencePieceTest, MissingAndCorruptModelsAreOneLineErrors) {
       EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST(SentencePieceTest, SettingsTheCorpusCannotMeetAreConfigErrors) {

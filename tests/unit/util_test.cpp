@@ -7,11 +7,10 @@
 
 #include <chrono>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <string>
 
+#include "support/temp_dir.h"
 #include "util/cpu_load.h"
 #include "util/openblas.h"
 #include "util/progress.h"
@@ -31,13 +30,10 @@ TEST(Sha256Test, MatchesTheStandardVectors) {
 }
 
 TEST(Sha256Test, FileDigestHashesTheBytesAndCountsThem) {
-  const auto path =
-      std::filesystem::temp_directory_path() / ("s2s_sha256_" + std::to_string(::getpid()));
-  std::ofstream(path, std::ios::binary) << "abc";
-  const auto d = file_digest(path.string());
+  const test_support::TempDir dir;
+  const auto d = file_digest(dir.write("abc.txt", "abc"));
   EXPECT_EQ(d.bytes, 3u);
   EXPECT_EQ(d.sha256, sha256_hex("abc"));
-  std::filesystem::remove(path);
 }
 
 TEST(FormatTest, MetricsStayShortWhenTheyExplode) {

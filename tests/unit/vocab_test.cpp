@@ -1,15 +1,14 @@
 #include "data/vocab.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "support/temp_dir.h"
 #include "util/error.h"
 
 namespace s2s::data {
@@ -27,22 +26,8 @@ Tokens with_specials(const Tokens& rest) {
 // a: 3, c: 2, b: 1, d: 1.
 const std::vector<Tokens> kSentences = {{"b", "a", "c", "a"}, {"c", "a", "d"}};
 
-class VocabTest : public ::testing::Test {
+class VocabTest : public test_support::TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("s2s_vocab_test_" + std::to_string(::getpid()) + "_" + info->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& contents) const {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << contents;
-    return path;
-  }
-
   // Expects Vocab::load(path) to fail with exactly "PATH:" + `rest`.
   void expect_load_error(const std::string& contents, const std::string& rest) const {
     const std::string path = write("bad.vocab", contents);
@@ -53,8 +38,6 @@ class VocabTest : public ::testing::Test {
       EXPECT_EQ(e.what(), path + ":" + rest);
     }
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(VocabTest, SpecialsComeFirst) {

@@ -1,0 +1,133 @@
+#include "eval/report_svg.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "eval/report.h"
+
+namespace s2s::eval {
+namespace {
+
+constexpr int kCell = 18;  // heatmap cell size, px
+const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                               "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+
+// White to dark blue ("Blues"), for w in [0, 1].
+std::string color(double w) {
+  w = std::clamp(w, 0.0, 1.0);
+  const auto mix = [&](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * w)); };
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "#%02x%02x%02x", mix(247, 8), mix(251, 48), mix(255, 107));
+  return buffer;
+}
+
+std::string tick(double v) {
+  const double a = std::fabs(v);
+  if (a != 0 && (a < 1e-2 || a >= 1e5)) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1e", v);
+    return buffer;
+  }
+  return fmt_number(v, a < 10 ? 2 : (a < 100 ? 1 : 0));
+}
+
+}  // namespace
+
+const char* run_color(std::size_t run) { return kColors[run % 8]; }
+
+std::string svg_heatmap(const Heatmap& h) {
+  const auto label_width = [](const std::vector<std::string>& labels) {
+    std::size_t n = 4;
+    for (const auto& l : labels) n = std::max(n, l.size());
+    return static_cast<int>(std::min<std::size_t>(n, 24) * 7 + 8);
+  };
+  const int left = label_width(h.rows), top = label_width(h.cols);
+  const int cols = static_cast<int>(h.cols.size()), rows = static_cast<int>(h.rows.size());
+  const int width = left + cols * kCell + 60, height = top + rows * kCell + 8;
+  std::ostringstream out;
+  out << "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
+      << "\" height=\"" << height << "\" role=\"img\">";
+  for (int c = 0; c < cols; ++c) {  // source tokens, written upwards above their column
+    const int x = left + c * kCell + kCell / 2 + 4, y = top - 4;
+    out << "<text x=\"" << x << "\" y=\"" << y << "\" transform=\"rotate(-90 " << x << ' ' << y
+        << ")\">" << html_escape(h.cols[static_cast<std::size_t>(c)]) << "</text>";
+  }
+  for (int r = 0; r < rows; ++r) {
+    const auto& row = h.rows[static_cast<std::size_t>(r)];
+    out << "<text x=\"" << left - 4 << "\" y=\"" << top + r * kCell + kCell - 5
+        << "\" text-anchor=\"end\">" << html_escape(row) << "</text>";
+    for (int c = 0; c < cols; ++c) {
+      const double w = h.weights[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+      const bool gold =
+          h.gold.count({static_cast<std::size_t>(r), static_cast<std::size_t>(c)}) > 0;
+      out << "<rect class=\"cell\" x=\"" << left + c * kCell << "\" y=\"" << top + r * kCell
+          << "\" width=\"" << kCell << "\" height=\"" << kCell << "\" fill=\"" << color(w) << '"'
+          << (gold ? " stroke=\"#e6550d\" stroke-width=\"2\"" : "") << " data-weight=\""
+          << fmt_number(w, 6) << "\"><title>" << html_escape(row) << " \u2190 "
+          << html_escape(h.cols[static_cast<std::size_t>(c)]) << ": " << fmt_number(w, 6)
+          << "</title></rect>";
+    }
+  }
+  // The colour scale: 0 at the bottom, 1 at the top.
+  const int sx = left + cols * kCell + 12, steps = 10;
+  for (int i = 0; i < steps; ++i) {
+    out << "<rect x=\"" << sx << "\" y=\"" << top + i * 8 << "\" width=\"10\" height=\"8\" fill=\""
+        << color(1.0 - (i + 0.5) / steps) << "\"/>";
+  }
+  out << "<text x=\"" << sx + 14 << "\" y=\"" << top + 8 << "\">1</text><text x=\"" << sx + 14
+      << "\" y=\"" << top + steps * 8 << "\">0</text></svg>";
+  return out.str();
+}
+
+std::string svg_chart(const std::string& title, const std::vector<Series>& series) {
+  double x_max = 1, y_min = INFINITY, y_max = -INFINITY;
+  for (const auto& s : series) {
+    for (const auto& [x, y] : s.points) {
+      if (!std::isfinite(y)) continue;
+      x_max = std::max(x_max, x);
+      y_min = std::min(y_min, y);
+      y_max = std::max(y_max, y);
+    }
+  }
+  std::ostringstream out;
+  out << "<figure class=\"chart\"><figcaption>" << html_escape(title) << "</figcaption>";
+  if (!std::isfinite(y_min)) return out.str() + "<p class=\"note\">no data</p></figure>";
+  if (y_max - y_min < 1e-12) y_max = y_min + 1;
+  const double pad = 0.05 * (y_max - y_min);
+  y_min -= pad;
+  y_max += pad;
+  constexpr int kW = 360, kH = 200, kL = 52, kR = 10, kT = 10, kB = 30;
+  const auto px = [&](double x) { return kL + (kW - kL - kR) * x / x_max; };
+  const auto py = [&](double y) { return kT + (kH - kT - kB) * (y_max - y) / (y_max - y_min); };
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kW << "\" height=\"" << kH
+      << "\">";
+  out << "<rect x=\"" << kL << "\" y=\"" << kT << "\" width=\"" << kW - kL - kR << "\" height=\""
+      << kH - kT - kB << "\" fill=\"none\" stroke=\"#999\"/>";
+  for (int i = 0; i <= 4; ++i) {
+    const double y = y_min + (y_max - y_min) * i / 4, x = x_max * i / 4;
+    out << "<text x=\"" << kL - 4 << "\" y=\"" << py(y) + 4 << "\" text-anchor=\"end\">" << tick(y)
+        << "</text><text x=\"" << px(x) << "\" y=\"" << kH - kB + 14 << "\" text-anchor=\"middle\">"
+        << tick(x) << "</text>";
+  }
+  out << "<text x=\"" << (kW + kL) / 2 << "\" y=\"" << kH - 2 << "\" text-anchor=\"middle\">step"
+      << "</text>";
+  for (const auto& s : series) {
+    for (const double e : s.epochs) {
+      out << "<line x1=\"" << px(e) << "\" x2=\"" << px(e) << "\" y1=\"" << kT << "\" y2=\""
+          << kH - kB << "\" stroke=\"" << s.color << "\" stroke-opacity=\"0.25\" "
+          << "stroke-dasharray=\"3,3\"><title>epoch starts</title></line>";
+    }
+    std::ostringstream points;
+    for (const auto& [x, y] : s.points) {
+      if (std::isfinite(y)) points << fmt_number(px(x), 1) << ',' << fmt_number(py(y), 1) << ' ';
+    }
+    out << "<polyline fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"1.5\" points=\""
+        << points.str() << "\"><title>" << html_escape(s.label) << "</title></polyline>";
+  }
+  out << "</svg></figure>";
+  return out.str();
+}
+
+}  // namespace s2s::eval

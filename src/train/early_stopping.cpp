@@ -1,0 +1,42 @@
+#include "train/early_stopping.h"
+
+#include <algorithm>
+#include <string>
+
+#include "util/logging.h"
+
+namespace s2s::train {
+
+bool improved(const config::TrainingConfig& training, const ValidationResult& r,
+              run::TrainingState& state) {
+  const std::string& metric = training.early_stopping_metric;
+  const double score = metric == "bleu" ? r.bleu : metric == "loss" ? -r.loss : -r.ppl;
+  if (state.has_best && score <= state.best_score) {
+    ++state.bad_validations;
+    return false;
+  }
+  state.best_score = score;
+  state.has_best = true;
+  state.bad_validations = 0;
+  return true;
+}
+
+bool out_of_patience(const config::TrainingConfig& training, const run::TrainingState& state) {
+  const int64_t patience = training.patience;
+  if (patience <= 0 || state.bad_validations < patience) return false;
+  util::logger("train")->info("early stopping: no improvement of {} in {} validations",
+                              training.early_stopping_metric, patience);
+  return true;
+}
+
+void reduce_on_plateau(const config::TrainingConfig& training, bool improvement,
+                       run::TrainingState& state) {
+  if (training.lr_schedule != "plateau") return;
+  state.plateau_count = improvement ? 0 : state.plateau_count + 1;
+  if (state.plateau_count <= training.lr_patience) return;
+  state.learning_rate = std::max(training.min_lr, state.learning_rate * training.lr_decay);
+  state.plateau_count = 0;  // the next train_step applies it
+  util::logger("train")->info("learning rate reduced to {:.2e}", state.learning_rate);
+}
+
+}  // namespace s2s::train
