@@ -1,21 +1,37 @@
 #include "train/early_stopping.h"
 
 #include <algorithm>
-#include <string>
 
+#include "config/choices.h"
+#include "train/schedule.h"
 #include "util/logging.h"
 
 namespace s2s::train {
+namespace {
+
+// The validation's score on training.early_stopping_metric: higher is better.
+double score(const config::TrainingConfig& training, const ValidationResult& r) {
+  switch (config::stopping_metric(training)) {
+    case config::StoppingMetric::kBleu:
+      return r.bleu;
+    case config::StoppingMetric::kLoss:
+      return -r.loss;
+    case config::StoppingMetric::kPpl:
+      break;
+  }
+  return -r.ppl;
+}
+
+}  // namespace
 
 bool improved(const config::TrainingConfig& training, const ValidationResult& r,
               run::TrainingState& state) {
-  const std::string& metric = training.early_stopping_metric;
-  const double score = metric == "bleu" ? r.bleu : metric == "loss" ? -r.loss : -r.ppl;
-  if (state.has_best && score <= state.best_score) {
+  const double s = score(training, r);
+  if (state.has_best && s <= state.best_score) {
     ++state.bad_validations;
     return false;
   }
-  state.best_score = score;
+  state.best_score = s;
   state.has_best = true;
   state.bad_validations = 0;
   return true;
@@ -31,7 +47,7 @@ bool out_of_patience(const config::TrainingConfig& training, const run::Training
 
 void reduce_on_plateau(const config::TrainingConfig& training, bool improvement,
                        run::TrainingState& state) {
-  if (training.lr_schedule != "plateau") return;
+  if (!schedule_spec(training).reduces_on_plateau) return;
   state.plateau_count = improvement ? 0 : state.plateau_count + 1;
   if (state.plateau_count <= training.lr_patience) return;
   state.learning_rate = std::max(training.min_lr, state.learning_rate * training.lr_decay);

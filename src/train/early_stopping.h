@@ -18,8 +18,9 @@ bool improved(const config::TrainingConfig& training, const ValidationResult& r,
 // training.patience validations in a row without improvement (0: never); logs the stop.
 bool out_of_patience(const config::TrainingConfig& training, const run::TrainingState& state);
 
-// lr_schedule "plateau": after more than training.lr_patience validations without improvement,
-// multiplies the schedule's base rate (state.learning_rate) by lr_decay, down to min_lr.
+// lr_schedule "plateau" (its ScheduleSpec reduces_on_plateau): after more than training.lr_patience
+// validations without improvement, multiplies the schedule's base rate (state.learning_rate) by
+// lr_decay, down to min_lr.
 void reduce_on_plateau(const config::TrainingConfig& training, bool improvement,
                        run::TrainingState& state);
 
