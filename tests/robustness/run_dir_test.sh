@@ -56,7 +56,7 @@ grep -q '"lr":0.5' "$run/metrics.jsonl" || fail "metrics.jsonl does not show lr 
 grep -q '"learning_rate": 0.5' "$run/config.json" || fail "config.json does not record 0.5"
 
 # Two trainings on one run directory: the second is refused, naming the first one's PID.
-"$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --set training.max_steps=100000 \
+"$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --set training.max_steps=100000 --set training.epochs=100000 \
   --set training.validate_every=100000 > "$work/busy.out" 2>&1 &
 first=$!
 for _ in $(seq 100); do grep -q "step 1/" "$work/busy.out" 2>/dev/null && break; sleep 0.2; done
