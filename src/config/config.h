@@ -339,7 +339,6 @@ void visit_fields(V& v, Config& c) {
   v.section("evaluation", c.evaluation);
 }
 
-
 // False for model.attention.scorer = "none": the model then has no attention at all.
 bool uses_attention(const ModelConfig& model);
 // True for hard attention that samples its positions in training (model.attention.hard =

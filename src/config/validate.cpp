@@ -160,8 +160,8 @@ void validate_training(const TrainingConfig& t) {
   require(r.baseline_decay >= 0 && r.baseline_decay < 1, "training.reinforce.baseline_decay",
           "must be in [0, 1)", r.baseline_decay);
   require(r.samples >= 1, "training.reinforce.samples", "must be >= 1", r.samples);
-  require(reinforce_baseline(r) != ReinforceBaseline::kLeaveOneOut || r.samples >= 2, "training.reinforce.samples",
-          "must be >= 2 for the leave_one_out baseline", r.samples);
+  require(reinforce_baseline(r) != ReinforceBaseline::kLeaveOneOut || r.samples >= 2,
+          "training.reinforce.samples", "must be >= 2 for the leave_one_out baseline", r.samples);
   require(r.weight >= 0, "training.reinforce.weight", "must be >= 0", r.weight);
   require(r.entropy_weight >= 0, "training.reinforce.entropy_weight", "must be >= 0",
           r.entropy_weight);

@@ -36,7 +36,6 @@ std::vector<Series> series_of(const std::vector<RunData>& runs, const std::strin
   return out;
 }
 
-
 std::string score_cell(const json& scores, const std::string& key, int digits) {
   if (scores.is_null() || !scores.contains(key) || !scores[key].is_number()) return "–";
   return fmt_number(scores[key].get<double>(), digits);

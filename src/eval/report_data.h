@@ -15,7 +15,7 @@ namespace s2s::eval {
 
 // One heatmap CSV (eval/heatmap.h) with its index.jsonl line.
 struct Heatmap {
-  nlohmann::json index;                     // file, matrix, id, head, source, hypothesis, reference, ...
+  nlohmann::json index;           // file, matrix, id, head, source, hypothesis, reference, ...
   std::vector<std::string> cols;  // source tokens (and </s>)
   std::vector<std::string> rows;  // target tokens (and </s>), or source tokens (self-attention)
   std::vector<std::vector<double>> weights;

@@ -79,7 +79,8 @@ int64_t forward_macs(const config::ModelConfig& m, int64_t tgt_vocab, const Batc
     macs += s.src_tokens * 2 * 3 * H * ((l == 0 ? E : Dm) + H);
   }
   if (m.encoder.self_attention) macs += s.batch * s.src_len * (4 * Dm * Dm + 2 * s.src_len * Dm);
-  if (config::bridge(m.decoder) == config::Bridge::kTanh) macs += s.batch * Dm * m.decoder.layers * H;
+  if (config::bridge(m.decoder) == config::Bridge::kTanh)
+    macs += s.batch * Dm * m.decoder.layers * H;
   AttentionMacs att;
   att.context_size = Dm;  // without attention the context is the encoder summary
   if (config::uses_attention(m)) att = attention_macs(m, s.src_len);

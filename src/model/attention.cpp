@@ -40,7 +40,8 @@ AttentionSizes attention_sizes(const AttentionOptions& o) {
               ") must divide the key/value size (", key_size, ") and the attention size (", size,
               ")");
   // Each head's query must be a Dk/m-sized vector when there are several heads; the dot
-  // scorers also need Dq == Dk. Then W_q projects the query (docs/attention.md "Variants around any scorer").
+  // scorers also need Dq == Dk. Then W_q projects the query (docs/attention.md "Variants around any
+  // scorer").
   const bool projects_query =
       m > 1 || (scorer_spec(o.scorer()).needs_equal_sizes && o.query_size() != key_size);
   const int64_t head_query = projects_query ? key_size / m : o.query_size();

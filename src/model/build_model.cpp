@@ -88,7 +88,8 @@ double expected_parameters(const config::ModelConfig& c, int64_t src_vocab_size,
     n += gru_parameters(l == 0 ? emb + (luong ? hidden : context) : hidden, hidden);
   }
   const double layers = static_cast<double>(c.decoder.layers);
-  if (config::bridge(c.decoder) == Bridge::kTanh) n += linear_parameters(state, layers * hidden, true);
+  if (config::bridge(c.decoder) == Bridge::kTanh)
+    n += linear_parameters(state, layers * hidden, true);
   if (luong) n += linear_parameters(context + hidden, hidden, false);
   const double features = luong ? hidden : hidden + context + emb;
   const double vocab = static_cast<double>(tgt_vocab_size);

@@ -11,8 +11,9 @@
 // more — and it pays: on a CPU, where a product in bf16 runs at least kBf16Pays times as fast
 // as in fp32 (measured once per process, ~0.2 s). Below that the bf16 path's casts and fp32
 // gate arithmetic cost more than its products gain (docs/performance.md "bf16 mixed
-// precision"); a CPU whose fp32 products run on AVX-512 kernels can be faster in fp32 outright. fp32 elsewhere. Asked for
-// where it is not native, bf16 still runs, emulated and slow, with a warning.
+// precision"); a CPU whose fp32 products run on AVX-512 kernels can be faster in fp32 outright.
+// fp32 elsewhere. Asked for where it is not native, bf16 still runs, emulated and slow, with a
+// warning.
 
 #include <torch/torch.h>
 

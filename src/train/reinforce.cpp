@@ -89,8 +89,7 @@ torch::Tensor Reinforce::baseline(const torch::Tensor& credit, const torch::Tens
     case Baseline::kLeaveOneOut: {
       const int64_t k = config_.samples;  // rows b*K .. b*K + K-1 are one sentence's samples
       const auto grouped = credit.view({-1, k, credit.size(1)});  // [B/K, K, T]
-      const auto others =
-          (grouped.sum(1, /*keepdim=*/true) - grouped) / static_cast<double>(k - 1);
+      const auto others = (grouped.sum(1, /*keepdim=*/true) - grouped) / static_cast<double>(k - 1);
       return others.view_as(credit) * mask;
     }
     case Baseline::kMovingAverage:

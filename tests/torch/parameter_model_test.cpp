@@ -30,8 +30,8 @@ std::string describe(const Variant& v) {
   return v.scorer + "/" + v.style + (v.tied ? " tied" : "") + (v.key_value ? " kv" : "") +
          (v.self_attention ? " self" : "") + (v.learned_baseline ? " baseline" : "") +
          " heads=" + std::to_string(v.heads) + " rank=" + std::to_string(v.rank) +
-         " size=" + std::to_string(v.size) + " layers=" + std::to_string(v.layers) + " bridge=" +
-         v.bridge;
+         " size=" + std::to_string(v.size) + " layers=" + std::to_string(v.layers) +
+         " bridge=" + v.bridge;
 }
 
 config::ModelConfig model_config(const Variant& v) {
@@ -57,38 +57,37 @@ config::ModelConfig model_config(const Variant& v) {
 // Every scorer the config accepts (the registry's and "none") with both decoder styles, each
 // alone and with each option that changes the count; "none" takes no attention options.
 std::vector<Variant> variants() {
+  using Option = void (*)(Variant&);
+  const std::vector<Option> any_scorer = {
+      [](Variant&) {},
+      [](Variant& v) { v.tied = true; },
+      [](Variant& v) { v.self_attention = true; },
+      [](Variant& v) { v.layers = 2; },
+      [](Variant& v) { v.bridge = "zero"; },
+  };
+  const std::vector<Option> with_attention = {
+      [](Variant& v) { v.key_value = true; },
+      [](Variant& v) { v.heads = 2; },
+      [](Variant& v) {
+        v.key_value = true;
+        v.heads = 2;
+        v.size = 12;
+      },
+      [](Variant& v) { v.learned_baseline = true; },
+  };
   std::vector<Variant> out;
+  const auto add = [&](const Variant& base, const std::vector<Option>& options) {
+    for (const auto option : options) {
+      auto v = base;
+      option(v);
+      out.push_back(v);
+    }
+  };
   for (const auto& style : config::choice_names<config::DecoderStyle>()) {
     for (const auto& scorer : config::scorer_names()) {
       const Variant base{scorer, style};
-      out.push_back(base);
-      auto v = base;
-      v.tied = true;
-      out.push_back(v);
-      v = base;
-      v.self_attention = true;
-      out.push_back(v);
-      v = base;
-      v.layers = 2;
-      out.push_back(v);
-      v = base;
-      v.bridge = "zero";
-      out.push_back(v);
-      if (scorer == "none") continue;
-      v = base;
-      v.key_value = true;
-      out.push_back(v);
-      v = base;
-      v.heads = 2;
-      out.push_back(v);
-      v = base;
-      v.key_value = true;
-      v.heads = 2;
-      v.size = 12;
-      out.push_back(v);
-      v = base;
-      v.learned_baseline = true;
-      out.push_back(v);
+      add(base, any_scorer);
+      if (scorer != "none") add(base, with_attention);
     }
     out.push_back({"bilinear", style, false, false, false, false, 1, 3});  // low rank
   }
@@ -132,8 +131,8 @@ TEST(ParameterModelTest, FlopModelTermsEqualTheBuiltWeights) {
         SCOPED_TRACE(describe(v));
         const auto m = model_config(v);
         const auto model = model::build_model(m, kSrcVocab, kTgtVocab);
-        std::vector<std::string> encoder, decoder{tied ? "decoder.pre_output.weight"
-                                                       : "decoder.output.weight"};
+        std::vector<std::string> encoder,
+            decoder{tied ? "decoder.pre_output.weight" : "decoder.output.weight"};
         if (tied) decoder.emplace_back("decoder.embedding.weight");  // E V, the tied output
         if (style == "luong") decoder.emplace_back("decoder.combine.weight");
         for (int64_t l = 0; l < layers; ++l) {
