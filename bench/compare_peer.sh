@@ -96,7 +96,7 @@ s2s_args=(bench -c bench/reference.json --json --steps "$steps" --warmup "$warmu
   --decode-sentences "$sentences" --beam 5
   --set "data.train=$train" --set "data.valid=$valid" --set "data.test=$valid")
 # run_peer ROUND NAME ARGS...: the peer on the OpenBLAS kernels the project runs on. Where
-# s2s replaces kernels OpenBLAS chose for an older CPU (util/openblas.h), the peer gets the
+# s2s replaces kernels OpenBLAS chose for an older CPU (platform/openblas.h), the peer gets the
 # same OPENBLAS_CORETYPE, so that the comparison is of the programs, not of their BLAS.
 peer_core=
 run_peer() {

@@ -10,7 +10,7 @@
 #include "cli/verbs.h"
 #include "util/error.h"
 #include "util/logging.h"
-#include "util/math_libraries.h"
+#include "platform/math_libraries.h"
 #include "util/signals.h"
 #include "util/strings.h"
 #include "util/version.h"
@@ -74,7 +74,7 @@ int report(const std::string& line, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  s2s::util::choose_math_library_settings(argv);  // may start the program again, first
+  s2s::platform::choose_math_library_settings(argv);  // may start the program again, first
   CLI::App app{"s2s: train and inspect attention-based GRU translation models"};
   const auto commit = s2s::util::git_commit();
   app.set_version_flag("--version", "s2s " + s2s::util::program_version() +

@@ -4,12 +4,12 @@
 #include <memory>
 #include <vector>
 
+#include "checkpoint/load_run.h"
 #include "eval/heatmap.h"
 #include "eval/pieces.h"
 #include "eval/splits.h"
 #include "eval/translate.h"
 #include "run/manifest.h"
-#include "run/run_dir.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -17,7 +17,7 @@ namespace s2s::cli {
 namespace {
 
 // [m, S + 1, S + 1] encoder self-attention of one source sentence (with </s>), or undefined.
-torch::Tensor encoder_self_attention(const run::LoadedRun& run,
+torch::Tensor encoder_self_attention(const checkpoint::LoadedRun& run,
                                      const std::vector<std::string>& source) {
   if (!run.model->encoder->self_attention) return {};
   torch::NoGradGuard no_grad;
@@ -31,7 +31,7 @@ torch::Tensor encoder_self_attention(const run::LoadedRun& run,
 // The heatmaps of the translated sentences; sentences with an empty source have no attention
 // to draw and are skipped.
 std::vector<eval::HeatmapSentence> heatmap_sentences(
-    const run::LoadedRun& run, const eval::Split& split,
+    const checkpoint::LoadedRun& run, const eval::Split& split,
     const std::vector<eval::Translation>& translations) {
   std::vector<eval::HeatmapSentence> out;
   for (std::size_t i = 0; i < translations.size(); ++i) {
@@ -87,7 +87,7 @@ void setup_attention(CLI::App& app) {
 }
 
 void run_attention(const AttentionArgs& args) {
-  const auto run = run::load_run(args.run, args.checkpoint);
+  const auto run = checkpoint::load_run(args.run, args.checkpoint);
   if (!run.model->decoder->has_attention()) {
     throw UserError("this model has no attention (model.attention.scorer = none)");
   }

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli/verbs.h"
-#include "run/average.h"
+#include "checkpoint/average.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -14,7 +14,7 @@ namespace {
 // The checkpoints to average: those named, or the newest `last` step checkpoints.
 std::vector<std::string> chosen(const AverageArgs& args) {
   if (!args.checkpoints.empty()) return args.checkpoints;
-  const auto steps = run::step_checkpoints(args.run);
+  const auto steps = checkpoint::step_checkpoints(args.run);
   if (static_cast<int64_t>(steps.size()) < args.last) {
     throw InputError(args.run + "/checkpoints: " + std::to_string(steps.size()) +
                      " step checkpoints, --last asks for " + std::to_string(args.last) +
@@ -46,9 +46,9 @@ void setup_average(CLI::App& app) {
 }
 
 std::string run_average(const AverageArgs& args) {
-  run::average_output(args.run, args.out, args.overwrite);  // a bad --out before anything else
+  checkpoint::average_output(args.run, args.out, args.overwrite);  // a bad --out before anything else
   const auto names = chosen(args);
-  const auto result = run::average_checkpoints(args.run, names, args.out, args.overwrite);
+  const auto result = checkpoint::average_checkpoints(args.run, names, args.out, args.overwrite);
   std::cout << "averaged " << util::join(names, ", ") << " into " << result.path << "\n"
             << "decode with: s2s evaluate --run " << args.run << " --checkpoint " << args.out
             << "\n";

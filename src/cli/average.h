@@ -1,6 +1,6 @@
 #pragma once
 // `s2s average --run DIR [--last 5 | --checkpoints step_800,step_900,...] [--out average]
-// [--overwrite]`: averages the weights of checkpoints of one run (run/average.h) into
+// [--overwrite]`: averages the weights of checkpoints of one run (checkpoint/average.h) into
 // DIR/checkpoints/<out>.pt, which `evaluate`, `translate` and `attention` load with
 // --checkpoint <out>. The step checkpoints come from training.keep_step_checkpoints.
 

@@ -15,14 +15,14 @@
 #include "experiments/bench.h"
 #include "experiments/machine.h"
 #include "model/build_model.h"
-#include "run/checkpoint.h"
-#include "run/device.h"
-#include "run/precision.h"
+#include "checkpoint/checkpoint.h"
+#include "device/device.h"
+#include "device/precision.h"
 #include "run/run_dir.h"
 #include "train/training_data.h"
 #include "util/error.h"
 #include "util/logging.h"
-#include "util/openblas.h"
+#include "platform/openblas.h"
 
 namespace s2s::cli {
 namespace {
@@ -44,11 +44,11 @@ struct MachineReport {
   double blas_check_gflops = 0.0;  // the 256 x 256 sanity check
   std::string device;
   int64_t threads = 0;
-  run::Precision train_precision = run::Precision::kFp32, eval_precision = run::Precision::kFp32;
+  device::Precision train_precision = device::Precision::kFp32, eval_precision = device::Precision::kFp32;
   std::string precision_note;  // why that precision
   // The probe of the training's precision: what its FLOP rate is read against.
   double matching_probe() const {
-    return train_precision == run::Precision::kBf16 ? probe_bf16_gflops : probe_gflops;
+    return train_precision == device::Precision::kBf16 ? probe_bf16_gflops : probe_gflops;
   }
 };
 
@@ -77,7 +77,7 @@ ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
                        torch::Device device, const MachineReport& m, const BenchArgs& o) {
   ScorerReport r;
   r.scorer = c.model.attention.scorer;
-  run::seed_everything(c.seed);  // every scorer starts from the same seed and batches
+  device::seed_everything(c.seed);  // every scorer starts from the same seed and batches
   auto model = model::build_model(c.model, data.src_vocab.size(), data.tgt_vocab.size(),
                                   c.training.reinforce);
   model->to(device);
@@ -87,7 +87,7 @@ ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
   r.train =
       experiments::bench_training(c, data, model, device, m.train_precision, {o.steps, o.warmup});
   if (!o.weights.empty()) {
-    run::load_checkpoint(
+    checkpoint::load_checkpoint(
         o.weights, *model, /*optimizer=*/nullptr,
         run::model_signature(c.model, r.src_vocab, r.tgt_vocab,
                              model::has_learned_baseline(c.model, c.training.reinforce)));
@@ -141,8 +141,8 @@ nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m
   j["config"] = o.config;
   j["device"] = m.device;
   j["threads"] = m.threads;
-  j["precision"] = run::to_string(m.train_precision);
-  j["decode_precision"] = run::to_string(m.eval_precision);
+  j["precision"] = device::to_string(m.train_precision);
+  j["decode_precision"] = device::to_string(m.eval_precision);
   j["params"] = r.params;
   j["src_vocab"] = r.src_vocab;
   j["tgt_vocab"] = r.tgt_vocab;
@@ -166,7 +166,7 @@ nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m
   put_decode(j, "beam", r.beam);
   j["peak_rss_mib"] = rounded(r.peak_rss_mib, 1);
   j["blas_check_gflop_per_s"] = rounded(m.blas_check_gflops, 2);
-  j["blas_kernels"] = util::openblas_kernels();
+  j["blas_kernels"] = platform::openblas_kernels();
   return j;
 }
 
@@ -245,17 +245,17 @@ void run_bench(const BenchArgs& args) {
     throw UserError("--weights: a checkpoint fits one scorer; with --scorers list just one");
   }
   config::validate_files(base);
-  util::logger("device")->info("{}", run::set_threads(base.training.threads));
+  util::logger("device")->info("{}", device::set_threads(base.training.threads));
   MachineReport machine;
-  machine.blas_check_gflops = run::check_blas_speed();
-  const auto device = run::resolve_device(base.device);
+  machine.blas_check_gflops = device::check_blas_speed();
+  const auto device = device::resolve_device(base.device);
   machine.device = device.str();
   machine.threads = torch::get_num_threads();
-  const auto capabilities = run::detect_capabilities(device);
-  const auto train = run::choose_precision(base.training.precision, capabilities);
+  const auto capabilities = device::detect_capabilities(device);
+  const auto train = device::choose_precision(base.training.precision, capabilities);
   machine.train_precision = train.precision;
   machine.precision_note = train.description;
-  machine.eval_precision = run::choose_precision(base.evaluation.precision, capabilities).precision;
+  machine.eval_precision = device::choose_precision(base.evaluation.precision, capabilities).precision;
   const auto data = train::prepare_training_data(base);
   std::vector<ScorerReport> reports;
   for (std::size_t i = 0; i < configs.size(); ++i) {

@@ -10,13 +10,13 @@
 #include <sstream>
 #include <vector>
 
+#include "checkpoint/load_run.h"
 #include "eval/heatmap.h"
 #include "eval/scores.h"
 #include "eval/splits.h"
 #include "eval/translate.h"
 #include "run/manifest.h"
 #include "run/provenance.h"
-#include "run/run_dir.h"
 #include "util/fs.h"
 #include "util/logging.h"
 #include "util/progress.h"
@@ -88,7 +88,7 @@ std::string evaluation_prefix(const std::string& run, const std::string& split,
 }
 
 EvaluateResult run_evaluate(const EvaluateArgs& args) {
-  auto run = run::load_run(args.run, args.checkpoint);
+  auto run = checkpoint::load_run(args.run, args.checkpoint);
   const auto split = eval::load_split(run, args.split);
   auto files = split.files;
   if (!split.alignments.empty()) files.push_back(split.alignments);

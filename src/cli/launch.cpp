@@ -106,6 +106,81 @@ int exit_code(int status) {
   return 1;
 }
 
+// Forwards what the workers printed (after up to 200 ms of waiting), each line prefixed with
+// its rank. Returns false when no worker had a stream open.
+bool forward_output(std::vector<Worker>& workers) {
+  std::vector<pollfd> fds;
+  std::vector<std::pair<Worker*, bool>> owners;  // worker, is stdout
+  for (auto& w : workers) {
+    if (w.out >= 0) fds.push_back({w.out, POLLIN, 0}), owners.emplace_back(&w, true);
+    if (w.err >= 0) fds.push_back({w.err, POLLIN, 0}), owners.emplace_back(&w, false);
+  }
+  if (fds.empty()) return false;
+  ::poll(fds.data(), fds.size(), 200);
+  for (std::size_t i = 0; i < fds.size(); ++i) {
+    if (fds[i].revents == 0) continue;
+    auto& [w, is_out] = owners[i];
+    auto& fd = is_out ? w->out : w->err;
+    auto& buffer = is_out ? w->out_buffer : w->err_buffer;
+    const bool open = drain(fd, buffer);
+    flush_lines(buffer, is_out ? stdout : stderr, w->rank, !open);
+  }
+  return true;
+}
+
+bool any_stream_open(const std::vector<Worker>& workers) {
+  for (const auto& w : workers) {
+    if (w.out >= 0 || w.err >= 0) return true;
+  }
+  return false;
+}
+
+// Stopping the workers: SIGTERM to each one running, SIGKILL to those still running 30 s later.
+struct Stopper {
+  std::vector<Worker>& workers;
+  bool stopping = false;
+  std::chrono::steady_clock::time_point since;
+
+  void signal_running(int signal) {
+    for (auto& w : workers) {
+      if (w.running) ::kill(w.pid, signal);
+    }
+  }
+  void stop() {
+    stopping = true;
+    since = std::chrono::steady_clock::now();
+    signal_running(SIGTERM);
+  }
+  void kill_late() {
+    if (stopping && std::chrono::steady_clock::now() - since > std::chrono::seconds(30)) {
+      signal_running(SIGKILL);
+    }
+  }
+};
+
+// Reaps the workers that exited; the first to fail stops the others. Returns whether any is
+// still running.
+bool reap(std::vector<Worker>& workers, int& first_failure, Stopper& stopper) {
+  bool any_running = false;
+  for (auto& w : workers) {
+    if (!w.running) continue;
+    int status = 0;
+    if (::waitpid(w.pid, &status, WNOHANG) != w.pid) {
+      any_running = true;
+      continue;
+    }
+    w.running = false;
+    w.code = exit_code(status);
+    if (w.code != 0 && first_failure == 0) {
+      first_failure = w.code;
+      std::fprintf(stderr, "[launch] rank %d exited with code %d: stopping the others\n", w.rank,
+                   w.code);
+      stopper.stop();
+    }
+  }
+  return any_running;
+}
+
 }  // namespace
 
 int free_port() {
@@ -140,64 +215,13 @@ int launch_local_workers(int64_t nproc, const std::vector<std::string>& args) {
   std::fprintf(stderr, "[launch] %lld workers on 127.0.0.1:%d\n", static_cast<long long>(nproc),
                port);
   int first_failure = 0;
-  bool stopping = false;
-  std::chrono::steady_clock::time_point stop_at;
-  const auto stop_all = [&](int signal) {
-    for (auto& w : workers) {
-      if (w.running) ::kill(w.pid, signal);
-    }
-  };
+  Stopper stopper{workers};
   while (true) {
-    std::vector<pollfd> fds;
-    std::vector<std::pair<Worker*, bool>> owners;  // worker, is stdout
-    for (auto& w : workers) {
-      if (w.out >= 0) fds.push_back({w.out, POLLIN, 0}), owners.emplace_back(&w, true);
-      if (w.err >= 0) fds.push_back({w.err, POLLIN, 0}), owners.emplace_back(&w, false);
-    }
-    if (!fds.empty()) {
-      ::poll(fds.data(), fds.size(), 200);
-      for (std::size_t i = 0; i < fds.size(); ++i) {
-        if (fds[i].revents == 0) continue;
-        auto& [w, is_out] = owners[i];
-        auto& fd = is_out ? w->out : w->err;
-        auto& buffer = is_out ? w->out_buffer : w->err_buffer;
-        const bool open = drain(fd, buffer);
-        flush_lines(buffer, is_out ? stdout : stderr, w->rank, !open);
-      }
-    }
-    bool any_running = false;
-    for (auto& w : workers) {
-      if (!w.running) continue;
-      int status = 0;
-      if (::waitpid(w.pid, &status, WNOHANG) == w.pid) {
-        w.running = false;
-        w.code = exit_code(status);
-        if (w.code != 0 && first_failure == 0) {
-          first_failure = w.code;
-          std::fprintf(stderr, "[launch] rank %d exited with code %d: stopping the others\n",
-                       w.rank, w.code);
-          stopping = true;
-          stop_at = std::chrono::steady_clock::now();
-          stop_all(SIGTERM);
-        }
-      } else {
-        any_running = true;
-      }
-    }
-    if (g_terminate && !stopping) {
-      stopping = true;
-      stop_at = std::chrono::steady_clock::now();
-      stop_all(SIGTERM);
-    }
-    if (stopping && std::chrono::steady_clock::now() - stop_at > std::chrono::seconds(30)) {
-      stop_all(SIGKILL);  // a worker that does not stop in 30 s
-    }
-    if (!any_running && fds.empty()) break;
-    if (!any_running) {
-      bool open = false;
-      for (auto& w : workers) open = open || w.out >= 0 || w.err >= 0;
-      if (!open) break;
-    }
+    const bool streams = forward_output(workers);
+    const bool running = reap(workers, first_failure, stopper);
+    if (g_terminate && !stopper.stopping) stopper.stop();
+    stopper.kill_late();
+    if (!running && (!streams || !any_stream_open(workers))) break;
   }
   ::sigaction(SIGTERM, &old_term, nullptr);
   ::sigaction(SIGINT, &old_int, nullptr);

@@ -9,8 +9,8 @@
 #include "cli/launch.h"
 #include "cli/report.h"
 #include "config/json_io.h"
-#include "run/average.h"
-#include "run/device.h"
+#include "checkpoint/average.h"
+#include "device/device.h"
 #include "train/trainer.h"
 #include "util/error.h"
 #include "util/logging.h"
@@ -33,7 +33,7 @@ void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
               util::format_metric(s.best->ppl));
   }
   if (!s.averaged.empty()) {
-    log->info("  average:          {} (of {})", paths.checkpoint(run::kTrainingAverage),
+    log->info("  average:          {} (of {})", paths.checkpoint(checkpoint::kTrainingAverage),
               util::join(s.averaged, ", "));
   }
   if (test) {
@@ -86,12 +86,12 @@ void run_train(const TrainArgs& args) {
   train::TrainOptions train_options;
   train_options.resume = args.resume;
   train_options.overwrite = args.overwrite;
-  run::check_blas_speed();  // warns when the system BLAS is the slow reference one
+  device::check_blas_speed();  // warns when the system BLAS is the slow reference one
   train::Trainer trainer(config, train_options);  // holds the run directory's lock to the end
   const auto summary = trainer.train();
   if (!trainer.main_rank()) return;  // rank 0 evaluates, reports and summarizes
   const auto& paths = trainer.paths();
-  const std::string checkpoint = summary.averaged.empty() ? "best" : run::kTrainingAverage;
+  const std::string checkpoint = summary.averaged.empty() ? "best" : checkpoint::kTrainingAverage;
   std::optional<EvaluateResult> test;
   bool heatmaps = false;
   if (!args.skip_test && !config.data.test.empty()) {

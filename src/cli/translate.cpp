@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/load_run.h"
 #include "eval/splits.h"
 #include "eval/translate.h"
-#include "run/run_dir.h"
 #include "util/error.h"
 #include "util/logging.h"
 #include "util/strings.h"
@@ -156,7 +156,7 @@ void setup_translate(CLI::App& app) {
 }
 
 void run_translate(const TranslateArgs& args) {
-  const auto run = run::load_run(args.run, args.checkpoint);
+  const auto run = checkpoint::load_run(args.run, args.checkpoint);
   auto options = decode_options(run, args);
   const int64_t n_best = args.n_best > 0 ? args.n_best : run.config.evaluation.n_best;
   if (n_best > options.search.beam_size) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "checkpoint/load_run.h"
 #include "cli/attention.h"
 #include "cli/average.h"
 #include "cli/bench.h"
@@ -19,7 +20,7 @@
 #include "cli/translate.h"
 #include "config/config.h"
 #include "eval/splits.h"
-#include "run/average.h"
+#include "checkpoint/average.h"
 
 namespace s2s::cli {
 
@@ -75,7 +76,7 @@ void add_run_options(CLI::App* sub, RunArgs& args) {
                   "a name `s2s average` wrote")
       ->check(CLI::Validator(
           [](std::string& name) -> std::string {
-            return run::is_checkpoint_name(name)
+            return checkpoint::is_checkpoint_name(name)
                        ? ""
                        : "must be best, last, step_N or an average's name (letters, digits, "
                          "'_', '-'), got '" +
@@ -97,7 +98,7 @@ void add_split_option(CLI::App* sub, std::string& split) {
       ->capture_default_str();
 }
 
-eval::TranslateOptions decode_options(const run::LoadedRun& run, const RunArgs& args) {
+eval::TranslateOptions decode_options(const checkpoint::LoadedRun& run, const RunArgs& args) {
   auto options = eval::translate_options(run.config.evaluation);
   if (args.beam > 0) options.search.beam_size = args.beam;
   if (args.length_penalty >= 0) options.search.length_penalty = args.length_penalty;

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "checkpoint/load_run.h"
 #include "eval/translate.h"
-#include "run/run_dir.h"
 
 namespace s2s::cli {
 
@@ -36,6 +36,6 @@ void add_split_option(CLI::App* sub, std::string& split);
 
 // The run's evaluation settings, with the beam size of --beam and the length penalty of
 // --length-penalty when given.
-eval::TranslateOptions decode_options(const run::LoadedRun& run, const RunArgs& args);
+eval::TranslateOptions decode_options(const checkpoint::LoadedRun& run, const RunArgs& args);
 
 }  // namespace s2s::cli

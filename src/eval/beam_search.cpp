@@ -23,7 +23,7 @@ struct Finished {
 // The bookkeeping of one beam search, on the CPU. Slot b*K + k of a step is beam k of sentence
 // b; the batch on the device holds only the sentences in `sentences`, K rows each.
 struct BeamState {
-  BeamState(const run::Batch& input, const SearchOptions& options)
+  BeamState(const batching::Batch& input, const SearchOptions& options)
       : batch(input.size()),
         beam(options.beam_size),
         n_best(options.n_best),
@@ -237,7 +237,7 @@ Hypothesis backtrack(const BeamState& st, const Finished& f, const torch::Tensor
 
 std::vector<std::vector<Hypothesis>> collect_beams(const BeamState& st,
                                                    const torch::Tensor& attention,
-                                                   const run::Batch& batch) {
+                                                   const batching::Batch& batch) {
   const auto src_lengths = batch.src_lengths.to(torch::kCPU);
   std::vector<std::vector<Hypothesis>> out(static_cast<std::size_t>(st.batch));
   for (int64_t b = 0; b < st.batch; ++b) {
@@ -259,7 +259,7 @@ std::vector<std::vector<Hypothesis>> collect_beams(const BeamState& st,
 // Once an eighth of the sentences in the batch are done they leave it (state and memory are
 // index-selected; not after every single one, as that is a copy); until then a done sentence's
 // rows stay, dead (retire_sentence).
-std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const run::Batch& batch,
+std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const batching::Batch& batch,
                                                  const SearchOptions& options) {
   if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;

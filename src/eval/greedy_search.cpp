@@ -16,7 +16,7 @@ using data::Vocab;
 std::vector<std::vector<Hypothesis>> collect_greedy(const torch::Tensor& tokens,
                                                     const torch::Tensor& scores,
                                                     const torch::Tensor& attention,
-                                                    const run::Batch& batch, double alpha) {
+                                                    const batching::Batch& batch, double alpha) {
   const auto src_lengths = batch.src_lengths.to(torch::kCPU);
   const auto tok = tokens.accessor<int64_t, 2>();
   std::vector<std::vector<Hypothesis>> out(static_cast<std::size_t>(tokens.size(1)));
@@ -42,7 +42,7 @@ std::vector<std::vector<Hypothesis>> collect_greedy(const torch::Tensor& tokens,
 // Rows leave the batch as they end: `rows` [n] maps the n rows still decoding to batch rows.
 // Once an eighth of them have ended they are dropped from the state and the memory (a copy,
 // so not after every single one), and later steps run on fewer rows.
-std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const run::Batch& batch,
+std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const batching::Batch& batch,
                                                    const SearchOptions& options) {
   if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;

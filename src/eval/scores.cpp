@@ -2,8 +2,9 @@
 
 #include <functional>
 
+#include "checkpoint/load_run.h"
 #include "eval/pieces.h"
-#include "run/batch.h"
+#include "batching/batch.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -55,7 +56,7 @@ metrics::ChrfOptions chrf_options(const config::EvaluationConfig& e) {
   return o;
 }
 
-SplitScores score_split(run::LoadedRun& run, const Split& split,
+SplitScores score_split(checkpoint::LoadedRun& run, const Split& split,
                         const std::vector<std::string>& hypotheses) {
   SplitScores scores;
   const auto& references = split.corpus.tgt_raw;
@@ -78,7 +79,7 @@ SplitScores score_split(run::LoadedRun& run, const Split& split,
   }
   const bool attention = run.model->decoder->has_attention();
   const auto encoded =
-      run::encode_corpus(data::select_pairs(split.corpus, keep), run.src_vocab, run.tgt_vocab);
+      batching::encode_corpus(data::select_pairs(split.corpus, keep), run.src_vocab, run.tgt_vocab);
   scores.forced = teacher_forced_scores(run.model, encoded, run.config.evaluation.batch_size,
                                         run.device, attention, run.precision.precision);
   if (attention) {

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/load_run.h"
 #include "config/config.h"
 #include "eval/alignment.h"
 #include "eval/splits.h"
 #include "metrics/bleu.h"
 #include "metrics/chrf.h"
-#include "run/run_dir.h"
 
 namespace s2s::eval {
 
@@ -30,7 +30,7 @@ struct SplitScores {
 
 // Scores `hypotheses` (one per sentence of `split`, detokenized) and the split's references
 // under teacher forcing; the gold alignments describe the reference, not the hypothesis.
-SplitScores score_split(run::LoadedRun& run, const Split& split,
+SplitScores score_split(checkpoint::LoadedRun& run, const Split& split,
                         const std::vector<std::string>& hypotheses);
 
 }  // namespace s2s::eval

@@ -38,7 +38,7 @@ double length_penalty(int64_t length, double alpha) {
   return std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
 }
 
-std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const run::Batch& batch,
+std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const batching::Batch& batch,
                                             const SearchOptions& options) {
   validate_search_options(options);
   return options.beam_size == 1 ? greedy_search(model, batch, options)
@@ -47,7 +47,7 @@ std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const run::Ba
 
 namespace detail {
 
-std::vector<int64_t> max_lengths(const run::Batch& batch, const SearchOptions& options) {
+std::vector<int64_t> max_lengths(const batching::Batch& batch, const SearchOptions& options) {
   const auto lengths = batch.src_lengths.to(torch::kCPU, torch::kLong).contiguous();
   std::vector<int64_t> out(static_cast<std::size_t>(lengths.numel()));
   for (std::size_t i = 0; i < out.size(); ++i) {

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "model/seq2seq.h"
-#include "run/batch.h"
+#include "batching/batch.h"
 
 namespace s2s::eval {
 
@@ -72,15 +72,15 @@ double length_penalty(int64_t length, double alpha);
 
 // Per batch row, min(n_best, found) hypotheses, best (highest normalized score) first.
 // Runs without autograd and with the model in eval mode (its previous mode is restored).
-std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const run::Batch& batch,
+std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const batching::Batch& batch,
                                             const SearchOptions& options);
 
 // The two strategies (eval/greedy_search.cpp, eval/beam_search.cpp), exposed for tests;
 // search() checks the options and picks one by options.beam_size. Greedy returns one
 // hypothesis per row and ignores beam_size and n_best.
-std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const run::Batch& batch,
+std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const batching::Batch& batch,
                                                    const SearchOptions& options);
-std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const run::Batch& batch,
+std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const batching::Batch& batch,
                                                  const SearchOptions& options);
 
 }  // namespace s2s::eval

@@ -12,14 +12,14 @@
 
 #include "eval/search.h"
 #include "model/seq2seq.h"
-#include "run/batch.h"
+#include "batching/batch.h"
 
 namespace s2s::eval::detail {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 // max_len_i = ceil(ratio * src_len_i) + extra for every batch row, on the CPU.
-std::vector<int64_t> max_lengths(const run::Batch& batch, const SearchOptions& options);
+std::vector<int64_t> max_lengths(const batching::Batch& batch, const SearchOptions& options);
 
 // Which vocabulary columns a step may not choose: <pad> and <s> always; everything but </s>
 // once a row has reached its length limit.

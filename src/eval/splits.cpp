@@ -2,10 +2,11 @@
 
 #include <cmath>
 
+#include "checkpoint/load_run.h"
 #include "eval/pieces.h"
 #include "eval/search.h"
 #include "eval/translate.h"
-#include "run/loss.h"
+#include "loss/loss.h"
 #include "run/run_dir.h"
 #include "util/error.h"
 #include "util/logging.h"
@@ -63,7 +64,7 @@ Split load_split(const config::Config& config, const std::string& name,
   return split;
 }
 
-Split load_split(const run::LoadedRun& run, const std::string& name) {
+Split load_split(const checkpoint::LoadedRun& run, const std::string& name) {
   return load_split(run.config, name, *run.src_tokenizer, *run.tgt_tokenizer);
 }
 
@@ -135,20 +136,20 @@ double ForcedScores::loss() const {
 
 double ForcedScores::perplexity() const { return std::exp(loss()); }
 
-ForcedScores teacher_forced_scores(model::Seq2Seq& model, const run::EncodedCorpus& corpus,
+ForcedScores teacher_forced_scores(model::Seq2Seq& model, const batching::EncodedCorpus& corpus,
                                    int64_t batch_size, const torch::Device& device,
-                                   bool keep_attention, run::Precision precision) {
+                                   bool keep_attention, device::Precision precision) {
   torch::NoGradGuard no_grad;
-  const run::AutocastGuard autocast(device, precision);
+  const device::AutocastGuard autocast(device, precision);
   EvalModeGuard eval_mode(model);
   ForcedScores out;
   if (keep_attention) out.attention.resize(corpus.size());
   const auto src_lengths = corpus.src_lengths(), tgt_lengths = corpus.tgt_lengths();
   for (const auto& indices : length_sorted_batches(src_lengths, batch_size)) {
-    const auto batch = run::make_batch(corpus, indices, device);
+    const auto batch = batching::make_batch(corpus, indices, device);
     const auto forward = model->forward(batch.src, batch.src_lengths, batch.tgt_in,
                                         /*teacher_forcing=*/1.0, keep_attention);
-    const auto loss = run::sequence_loss(forward.logits, forward.token_index, batch.tgt_out,
+    const auto loss = loss::sequence_loss(forward.logits, forward.token_index, batch.tgt_out,
                                          /*label_smoothing=*/0.0);
     out.nll_sum += loss.nll_sum;
     out.tokens += loss.tokens;

@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/load_run.h"
 #include "config/config.h"
 #include "data/corpus.h"
 #include "data/tokenizer.h"
 #include "eval/alignment.h"
 #include "model/seq2seq.h"
-#include "run/batch.h"
-#include "run/precision.h"
-#include "run/run_dir.h"
+#include "batching/batch.h"
+#include "device/precision.h"
 
 namespace s2s::eval {
 
@@ -42,7 +42,7 @@ const std::vector<std::string>& split_names();
 // ConfigError naming the key (data.test / data.valid); an unknown name lists the valid ones.
 Split load_split(const config::Config& config, const std::string& name,
                  const data::Tokenizer& src_tokenizer, const data::Tokenizer& tgt_tokenizer);
-Split load_split(const run::LoadedRun& run, const std::string& name);
+Split load_split(const checkpoint::LoadedRun& run, const std::string& name);
 
 // The split's gold alignments, one per pair, checked against the tokenized pairs
 // (InputError "PATH:LINE: ..."); empty if the split has none.
@@ -75,9 +75,9 @@ struct ForcedScores {
 };
 
 // Batches of `batch_size` sentences sorted by length; runs without autograd in eval mode.
-ForcedScores teacher_forced_scores(model::Seq2Seq& model, const run::EncodedCorpus& corpus,
+ForcedScores teacher_forced_scores(model::Seq2Seq& model, const batching::EncodedCorpus& corpus,
                                    int64_t batch_size, const torch::Device& device,
                                    bool keep_attention,
-                                   run::Precision precision = run::Precision::kFp32);
+                                   device::Precision precision = device::Precision::kFp32);
 
 }  // namespace s2s::eval

@@ -1,3 +1,4 @@
+#include "checkpoint/load_run.h"
 #include "eval/translate.h"
 
 #include <algorithm>
@@ -27,7 +28,7 @@ Translator::Translator(model::Seq2Seq model, const data::Vocab& src_vocab,
       tgt_tokenizer_(tgt_tokenizer),
       device_(device) {}
 
-Translator::Translator(const run::LoadedRun& run)
+Translator::Translator(const checkpoint::LoadedRun& run)
     : Translator(run.model, run.src_vocab, run.tgt_vocab, *run.src_tokenizer, *run.tgt_tokenizer,
                  run.device) {}
 
@@ -42,12 +43,12 @@ std::vector<Translation> Translator::translate_tokens(
   }
   std::vector<Translation> out(sources.size());
   for (auto& t : out) t.n_best = {Candidate{}};  // empty inputs stay so
-  const run::AutocastGuard autocast(device_, options.precision);
+  const device::AutocastGuard autocast(device_, options.precision);
   auto model = model_;  // search needs a mutable handle; it shares the module
   std::size_t done = sources.size();
   for (const auto& l : lengths) done -= l > 0 ? 1 : 0;
   for (const auto& indices : length_sorted_batches(lengths, options.batch_size)) {
-    const auto batch = run::make_source_batch(ids, indices, device_);
+    const auto batch = batching::make_source_batch(ids, indices, device_);
     const auto hypotheses = search(model, batch, options.search);
     for (std::size_t r = 0; r < indices.size(); ++r) {
       const auto i = indices[r];

@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/load_run.h"
 #include "config/config.h"
 #include "data/tokenizer.h"
 #include "data/vocab.h"
 #include "eval/search.h"
 #include "model/seq2seq.h"
-#include "run/precision.h"
-#include "run/run_dir.h"
+#include "device/precision.h"
 
 namespace s2s::eval {
 
@@ -35,7 +35,7 @@ struct TranslateOptions {
   int64_t batch_size = 64;   // sentences per decoding batch
   bool replace_unk = false;  // replace generated <unk> by the most attended source token
   Progress progress;         // optional
-  run::Precision precision = run::Precision::kFp32;  // bf16: decode under bf16 autocast
+  device::Precision precision = device::Precision::kFp32;  // bf16: decode under bf16 autocast
 };
 
 // The config's evaluation section as translate options (n_best 1: the best hypothesis only;
@@ -68,7 +68,7 @@ class Translator {
   Translator(model::Seq2Seq model, const data::Vocab& src_vocab, const data::Vocab& tgt_vocab,
              const data::Tokenizer& src_tokenizer, const data::Tokenizer& tgt_tokenizer,
              torch::Device device);
-  explicit Translator(const run::LoadedRun& run);
+  explicit Translator(const checkpoint::LoadedRun& run);
 
   // Tokenized sources (no </s>) -> one translation each, in order. An empty source gives an
   // empty translation without running the model.

@@ -39,7 +39,7 @@ std::vector<std::vector<std::size_t>> first_batches(const data::Batcher& batcher
 
 TrainBenchResult bench_training(const config::Config& config, const train::TrainingData& data,
                                 model::Seq2Seq& model, torch::Device device,
-                                run::Precision precision, const TrainBenchOptions& options) {
+                                device::Precision precision, const TrainBenchOptions& options) {
   if (config::samples_attention(config.model)) {
     throw ConfigError(
         "bench: model.attention.hard = 'sample' trains with REINFORCE, which the "
@@ -53,7 +53,7 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
   r.first_step_at = process_uptime_s();
   const auto warmup = static_cast<std::size_t>(options.warmup);
   for (std::size_t i = 0; i < warmup; ++i) {
-    step(model, *optimizer, run::make_batch(data.train, batches[i], device), reinforce);
+    step(model, *optimizer, batching::make_batch(data.train, batches[i], device), reinforce);
   }
   for (std::size_t i = warmup; i < batches.size(); ++i) {
     r.forward_macs +=
@@ -63,7 +63,7 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
   double loss_sum = 0.0;
   const auto start = Clock::now();
   for (std::size_t i = warmup; i < batches.size(); ++i) {
-    const auto batch = run::make_batch(data.train, batches[i], device);
+    const auto batch = batching::make_batch(data.train, batches[i], device);
     loss_sum += step(model, *optimizer, batch, reinforce).loss;
     r.tgt_tokens += batch.target_tokens;
   }
@@ -77,7 +77,7 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
 DecodeBenchResult bench_decoding(const model::Seq2Seq& model, const train::TrainingData& data,
                                  const config::EvaluationConfig& evaluation, int64_t beam,
                                  int64_t sentences, torch::Device device,
-                                 run::Precision precision) {
+                                 device::Precision precision) {
   const auto& valid = data.valid_text.src;
   const auto n = std::min(valid.size(), static_cast<std::size_t>(sentences));
   const std::vector<std::vector<std::string>> sources(

@@ -10,7 +10,7 @@
 
 #include "config/config.h"
 #include "model/seq2seq.h"
-#include "run/precision.h"
+#include "device/precision.h"
 #include "train/training_data.h"
 
 namespace s2s::experiments {
@@ -34,7 +34,7 @@ struct TrainBenchResult {
 // attention trained by sampling: the FLOP model counts one decoding per sentence.
 TrainBenchResult bench_training(const config::Config& config, const train::TrainingData& data,
                                 model::Seq2Seq& model, torch::Device device,
-                                run::Precision precision, const TrainBenchOptions& options);
+                                device::Precision precision, const TrainBenchOptions& options);
 
 struct DecodeBenchResult {
   int64_t sentences = 0;      // sentences translated
@@ -48,6 +48,6 @@ struct DecodeBenchResult {
 // under inference mode.
 DecodeBenchResult bench_decoding(const model::Seq2Seq& model, const train::TrainingData& data,
                                  const config::EvaluationConfig& evaluation, int64_t beam,
-                                 int64_t sentences, torch::Device device, run::Precision precision);
+                                 int64_t sentences, torch::Device device, device::Precision precision);
 
 }  // namespace s2s::experiments

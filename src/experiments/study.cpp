@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "checkpoint/load_run.h"
 #include "config/json_io.h"
 #include "eval/alignment.h"
 #include "eval/splits.h"
-#include "run/run_dir.h"
 #include "train/trainer.h"
 #include "util/error.h"
 
@@ -231,9 +231,9 @@ config::Config study_config(const TrainingStudyOptions& o, const TrainingSetting
 // Mean entropy and largest weight of the attention rows of the run's validation split, teacher
 // forced through its last checkpoint. attention per sentence: [T + 1, m, S + 1].
 void attention_stats(const std::string& run_dir, TrainingRow& row) {
-  auto run = run::load_run(run_dir, "last");
+  auto run = checkpoint::load_run(run_dir, "last");
   const auto split = eval::load_split(run, "valid");
-  const auto encoded = run::encode_corpus(split.corpus, run.src_vocab, run.tgt_vocab);
+  const auto encoded = batching::encode_corpus(split.corpus, run.src_vocab, run.tgt_vocab);
   const auto forced = eval::teacher_forced_scores(
       run.model, encoded, run.config.evaluation.batch_size, run.device, /*keep_attention=*/true);
   eval::EntropyStats entropy;

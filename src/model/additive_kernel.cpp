@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "util/vector_math.h"
+#include "platform/vector_math.h"
 
 namespace s2s::model {
 namespace {
@@ -22,12 +22,12 @@ S2S_VECTOR_CLONES void forward_row(const float* keys, const float* u, const floa
       float* e = energy + s * hidden;
 #pragma omp simd reduction(+ : dot)
       for (int64_t a = 0; a < hidden; ++a) {
-        e[a] = util::tanh_approx(k[a] + u[a]);
+        e[a] = platform::tanh_approx(k[a] + u[a]);
         dot += v[a] * e[a];
       }
     } else {
 #pragma omp simd reduction(+ : dot)
-      for (int64_t a = 0; a < hidden; ++a) dot += v[a] * util::tanh_approx(k[a] + u[a]);
+      for (int64_t a = 0; a < hidden; ++a) dot += v[a] * platform::tanh_approx(k[a] + u[a]);
     }
     scores[s] = dot;
   }

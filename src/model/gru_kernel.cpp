@@ -1,11 +1,11 @@
 #include "model/gru_kernel.h"
 
-#include "util/vector_math.h"
+#include "platform/vector_math.h"
 
 namespace s2s::model {
 namespace {
 
-using util::widen;
+using platform::widen;
 
 // Below this many hidden units (rows x H) a step runs on one thread: waking the others costs
 // more than they save.
@@ -16,10 +16,10 @@ S2S_INLINE void forward_row(const T* gi, const T* gh, const float* h, int64_t hi
                             float* next) {
 #pragma omp simd
   for (int64_t k = 0; k < hidden; ++k) {
-    const float rk = util::sigmoid_approx(widen(gi[k]) + widen(gh[k]));
-    const float zk = util::sigmoid_approx(widen(gi[hidden + k]) + widen(gh[hidden + k]));
+    const float rk = platform::sigmoid_approx(widen(gi[k]) + widen(gh[k]));
+    const float zk = platform::sigmoid_approx(widen(gi[hidden + k]) + widen(gh[hidden + k]));
     const float gh_nk = widen(gh[2 * hidden + k]);
-    const float nk = util::tanh_approx(widen(gi[2 * hidden + k]) + rk * gh_nk);
+    const float nk = platform::tanh_approx(widen(gi[2 * hidden + k]) + rk * gh_nk);
     if (kSave) {  // r, z, n, gh_n
       saved[k] = rk;
       saved[hidden + k] = zk;
@@ -83,8 +83,8 @@ S2S_VECTOR_CLONES void row_backward(const float* d_next, const float* d_next_ext
   if (d_gi_bf16 == nullptr) return;
 #pragma omp simd
   for (int64_t k = 0; k < 3 * hidden; ++k) {
-    d_gi_bf16[k] = util::to_bf16(d_gi[k]);
-    d_gh_bf16[k] = util::to_bf16(d_gh[k]);
+    d_gi_bf16[k] = platform::to_bf16(d_gi[k]);
+    d_gh_bf16[k] = platform::to_bf16(d_gh[k]);
   }
 }
 

@@ -9,7 +9,7 @@
 #include "run/manifest.h"
 #include "run/run_dir.h"
 #include "util/logging.h"
-#include "util/openblas.h"
+#include "platform/openblas.h"
 #include "util/sha256.h"
 #include "util/system.h"
 #include "util/version.h"
@@ -34,7 +34,7 @@ nlohmann::json provenance(const config::Config& config, const std::vector<std::s
   p["program"] = {{"version", util::program_version()}, {"git_commit", util::git_commit()}};
   p["libtorch"] = TORCH_VERSION;
   p["blas"] = util::loaded_library("blas");
-  p["blas_kernels"] = util::openblas_kernels();
+  p["blas_kernels"] = platform::openblas_kernels();
   p["cpu"] = util::cpu_model();
   p["threads"] = torch::get_num_threads();
   p["device"] = config.device;

@@ -9,18 +9,12 @@
 //   train.lock             held by the training running in it (its PID)
 //   manifest.json          the files this program wrote (run/manifest.h)
 //   <split>.hyp, <split>.scores.json   outputs of each evaluation
+// checkpoint/load_run.h loads a run to decode.
 
-#include <torch/torch.h>
-
-#include <memory>
 #include <string>
 
 #include "config/config.h"
 #include "data/corpus.h"
-#include "data/tokenizer.h"
-#include "data/vocab.h"
-#include "model/seq2seq.h"
-#include "run/precision.h"
 
 namespace s2s::run {
 
@@ -44,25 +38,6 @@ struct RunPaths {
 // Describes the architecture a checkpoint fits: the model config and the vocabulary sizes.
 std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_size,
                             int64_t tgt_vocab_size, bool learned_baseline = false);
-
-// A trained run, ready to decode.
-struct LoadedRun {
-  config::Config config;
-  data::Vocab src_vocab, tgt_vocab;
-  std::unique_ptr<data::Tokenizer> src_tokenizer, tgt_tokenizer;
-  model::Seq2Seq model{nullptr};
-  torch::Device device = torch::kCPU;
-  PrecisionChoice precision;  // evaluation.precision on this device
-};
-
-// What checkpoints of `run` must fit: model_signature of its config and vocabularies.
-std::string run_signature(const LoadedRun& run);
-
-// Reads config, vocabularies and checkpoints/<checkpoint>.pt ("best", "last", "step_N", or a
-// name `s2s average` wrote); the model
-// is in eval mode on the config's device. A directory without config.json is "not a run directory";
-// missing or broken files are InputErrors naming them.
-LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best");
 
 // The corpus of `path` (a split of the config's data: train, valid or test) as reader input.
 data::CorpusSpec corpus_spec(const config::DataConfig& data, const std::string& path);

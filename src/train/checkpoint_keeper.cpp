@@ -4,7 +4,7 @@
 #include <system_error>
 #include <utility>
 
-#include "run/average.h"
+#include "checkpoint/average.h"
 #include "util/logging.h"
 
 namespace s2s::train {
@@ -20,18 +20,18 @@ CheckpointKeeper::CheckpointKeeper(const config::TrainingConfig& training,
       signature_(std::move(signature)),
       writes_(writes) {}
 
-run::TrainingState CheckpointKeeper::resume() {
+checkpoint::TrainingState CheckpointKeeper::resume() {
   const auto& paths = run_dir_.paths();
-  auto state = run::load_checkpoint(paths.checkpoint("last"), *model_, &optimizer_, signature_,
+  auto state = checkpoint::load_checkpoint(paths.checkpoint("last"), *model_, &optimizer_, signature_,
                                     paths.src_vocab() + ", " + paths.tgt_vocab());
   last_saved_step_ = state.step;
   return state;
 }
 
-void CheckpointKeeper::save(const std::string& name, const run::TrainingState& state) {
+void CheckpointKeeper::save(const std::string& name, const checkpoint::TrainingState& state) {
   if (!writes_) return;
   const auto path = run_dir_.paths().checkpoint(name);
-  run::save_checkpoint(path, *model_, &optimizer_, state, signature_);
+  checkpoint::save_checkpoint(path, *model_, &optimizer_, state, signature_);
   run_dir_.record({path});
   if (name == "last") last_saved_step_ = state.step;
   if (name == "pending") pending_step_ = state.step;
@@ -66,7 +66,7 @@ void CheckpointKeeper::discard_pending() {
 std::vector<std::string> CheckpointKeeper::average_at_end() const {
   const int64_t k = training_.average_last;
   if (!writes_ || k == 0) return {};
-  auto names = run::average_last_steps(run_dir_.paths().dir, k);
+  auto names = checkpoint::average_last_steps(run_dir_.paths().dir, k);
   auto log = util::logger("train");
   if (names.empty()) {
     log->warn(

@@ -19,7 +19,7 @@
 
 #include "config/config.h"
 #include "model/seq2seq.h"
-#include "run/checkpoint.h"
+#include "checkpoint/checkpoint.h"
 #include "train/training_run_dir.h"
 
 namespace s2s::train {
@@ -33,10 +33,10 @@ class CheckpointKeeper {
                    bool writes);
 
   // --resume: loads last.pt into the model and the optimizer (and the RNG); its training state.
-  run::TrainingState resume();
+  checkpoint::TrainingState resume();
 
   // Writes checkpoints/<name>.pt with `state` and records it in the manifest.
-  void save(const std::string& name, const run::TrainingState& state);
+  void save(const std::string& name, const checkpoint::TrainingState& state);
   // After a step without validation: last.pt takes pending.pt's weights, those of the step
   // before, which this step's finite loss confirmed.
   void promote_pending();

@@ -25,7 +25,7 @@ double score(const config::TrainingConfig& training, const ValidationResult& r) 
 }  // namespace
 
 bool improved(const config::TrainingConfig& training, const ValidationResult& r,
-              run::TrainingState& state) {
+              checkpoint::TrainingState& state) {
   const double s = score(training, r);
   if (state.has_best && s <= state.best_score) {
     ++state.bad_validations;
@@ -37,7 +37,7 @@ bool improved(const config::TrainingConfig& training, const ValidationResult& r,
   return true;
 }
 
-bool out_of_patience(const config::TrainingConfig& training, const run::TrainingState& state) {
+bool out_of_patience(const config::TrainingConfig& training, const checkpoint::TrainingState& state) {
   const int64_t patience = training.patience;
   if (patience <= 0 || state.bad_validations < patience) return false;
   util::logger("train")->info("early stopping: no improvement of {} in {} validations",
@@ -46,7 +46,7 @@ bool out_of_patience(const config::TrainingConfig& training, const run::Training
 }
 
 void reduce_on_plateau(const config::TrainingConfig& training, bool improvement,
-                       run::TrainingState& state) {
+                       checkpoint::TrainingState& state) {
   if (!schedule_spec(training).reduces_on_plateau) return;
   state.plateau_count = improvement ? 0 : state.plateau_count + 1;
   if (state.plateau_count <= training.lr_patience) return;

@@ -14,12 +14,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-int64_t display_epoch(const run::TrainingState& state) {
+int64_t display_epoch(const checkpoint::TrainingState& state) {
   return state.epoch_batch == 0 && state.step > 0 ? state.epoch : state.epoch + 1;
 }
 
-IntervalLog::IntervalLog(const config::Config& config, util::MetricsLog& metrics,
-                         const run::TrainingState& state, int64_t planned_steps)
+IntervalLog::IntervalLog(const config::Config& config, util::JsonlWriter& metrics,
+                         const checkpoint::TrainingState& state, int64_t planned_steps)
     : log_every_(config.training.log_every),
       samples_attention_(config::samples_attention(config.model)),
       metrics_(metrics),
@@ -31,7 +31,7 @@ IntervalLog::IntervalLog(const config::Config& config, util::MetricsLog& metrics
       interval_start_(train_start_),
       last_log_(train_start_) {}
 
-void IntervalLog::add(const StepResult& step, const run::TrainingState& state, double lr) {
+void IntervalLog::add(const StepResult& step, const checkpoint::TrainingState& state, double lr) {
   constexpr double kLogAtLeastEverySeconds = 60.0;
   loss_ += step.loss;
   ++steps_;
@@ -52,7 +52,7 @@ void IntervalLog::add(const StepResult& step, const run::TrainingState& state, d
   write(state, lr, mean_loss, tokens_per_second);
 }
 
-void IntervalLog::write(const run::TrainingState& state, double lr, double mean_loss,
+void IntervalLog::write(const checkpoint::TrainingState& state, double lr, double mean_loss,
                         double tokens_per_second) {
   bar_.clear();
   const int64_t done = state.step - start_step_, total = planned_steps_;

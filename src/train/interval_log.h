@@ -10,28 +10,28 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
-#include "run/checkpoint.h"
+#include "checkpoint/checkpoint.h"
 #include "train/reinforce.h"
 #include "train/train_step.h"
-#include "util/metrics_log.h"
+#include "util/jsonl_writer.h"
 #include "util/progress.h"
 
 namespace s2s::train {
 
 // Epochs count from 1; a validation at the end of an epoch belongs to that epoch.
-int64_t display_epoch(const run::TrainingState& state);
+int64_t display_epoch(const checkpoint::TrainingState& state);
 
 class IntervalLog {
  public:
   // Starts the clocks and the progress bar of a training that begins (or resumes) at `state`
   // and plans `planned_steps` updates in all. `metrics` outlives the log.
-  IntervalLog(const config::Config& config, util::MetricsLog& metrics,
-              const run::TrainingState& state, int64_t planned_steps);
+  IntervalLog(const config::Config& config, util::JsonlWriter& metrics,
+              const checkpoint::TrainingState& state, int64_t planned_steps);
 
   // After each update: `step` (its loss, tokens and REINFORCE statistics) joins the running
   // means; the bar is redrawn and a log line written when one is due. `state` counts the update
   // already; `lr` is the rate it used.
-  void add(const StepResult& step, const run::TrainingState& state, double lr);
+  void add(const StepResult& step, const checkpoint::TrainingState& state, double lr);
   // Clears the progress bar so that a log line can be printed cleanly.
   void clear_bar() { bar_.clear(); }
 
@@ -40,14 +40,14 @@ class IntervalLog {
 
  private:
   // The log line and its event, after which the running means start again.
-  void write(const run::TrainingState& state, double lr, double mean_loss,
+  void write(const checkpoint::TrainingState& state, double lr, double mean_loss,
              double tokens_per_second);
   void log_reinforce(nlohmann::json& event) const;
 
   using Clock = std::chrono::steady_clock;
   int64_t log_every_;
   bool samples_attention_;  // hard attention trained with REINFORCE
-  util::MetricsLog& metrics_;
+  util::JsonlWriter& metrics_;
   util::ProgressBar bar_;
   int64_t planned_steps_;  // the ETA's total
   int64_t start_step_;     // the step this run began at (> 0 when resumed)

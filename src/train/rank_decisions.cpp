@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "config/json_io.h"
-#include "run/checkpoint.h"
-#include "run/device.h"
+#include "checkpoint/checkpoint.h"
+#include "device/device.h"
 #include "util/logging.h"
 #include "util/signals.h"
 
@@ -19,7 +19,7 @@ void RankDecisions::connect(const config::Config& config) {
   if (!env) return;
   if (env->rank != 0) util::set_log_level_warn();
   dist_ = std::make_unique<Distributed>(*env, config.training.dist_timeout_s,
-                                        run::resolve_device(config.device));
+                                        device::resolve_device(config.device));
 }
 
 int64_t RankDecisions::threads(int64_t configured) const {
@@ -60,7 +60,7 @@ void RankDecisions::synchronize(const config::Config& config, const TrainingData
 void RankDecisions::check_weights(model::Seq2Seq& model, int64_t step) {
   if (!dist_) return;
   dist_->check_same("the weights (checksum) at step " + std::to_string(step),
-                    run::model_checksum(*model));
+                    checkpoint::model_checksum(*model));
 }
 
 // On the wire: [diverged, stop, learning rate].

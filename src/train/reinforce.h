@@ -55,7 +55,7 @@ class Reinforce {
   // The summed (not averaged) extra loss. token_nll [B, T] and mask [B, T] (1 at real tokens);
   // `out` carries sample_log_prob, attention_entropy and the learned baseline. `state` is what
   // REINFORCE carries from step to step (the moving averages and the running mean square of
-  // A; run::TrainingState::reinforce keeps it in checkpoints): updated here. Fills `stats`.
+  // A; checkpoint::TrainingState::reinforce keeps it in checkpoints): updated here. Fills `stats`.
   torch::Tensor loss(const torch::Tensor& token_nll, const torch::Tensor& mask,
                      const model::ForwardOutput& out, std::vector<double>& state,
                      ReinforceStats* stats) const;

@@ -4,11 +4,11 @@
 #include <csignal>
 
 #include "data/vocab.h"
-#include "run/loss.h"
+#include "loss/loss.h"
 
 namespace s2s::train {
 
-TrainStep::TrainStep(const config::Config& config, torch::Device device, run::Precision precision,
+TrainStep::TrainStep(const config::Config& config, torch::Device device, device::Precision precision,
                      Distributed* distributed)
     : training_(config.training),
       samples_attention_(config::samples_attention(config.model)),
@@ -34,7 +34,7 @@ int64_t TrainStep::rows_per_sentence() const {
 }
 
 StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer& optimizer,
-                                 const run::Batch& batch, std::vector<double>& reinforce_state,
+                                 const batching::Batch& batch, std::vector<double>& reinforce_state,
                                  int interrupt) const {
   threads_.update();
   model->train();
@@ -44,12 +44,12 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
   const auto tgt_out = repeat_rows(batch.tgt_out, k);
   StepResult result;
   torch::Tensor total;
-  run::LossResult loss;
+  loss::LossResult loss;
   {
-    const run::AutocastGuard autocast(device_, precision_);  // forward and loss only
+    const device::AutocastGuard autocast(device_, precision_);  // forward and loss only
     const auto out = model->forward(repeat_rows(batch.src, k), repeat_rows(batch.src_lengths, k),
                                     repeat_rows(batch.tgt_in, k), training_.teacher_forcing);
-    loss = run::sequence_loss(out.logits, out.token_index, tgt_out, training_.label_smoothing);
+    loss = loss::sequence_loss(out.logits, out.token_index, tgt_out, training_.label_smoothing);
     total = loss.loss;
     if (samples_attention_) {
       const auto mask = tgt_out.ne(data::Vocab::kPad).to(loss.token_nll.dtype());

@@ -8,9 +8,9 @@
 
 #include "config/config.h"
 #include "model/seq2seq.h"
-#include "run/batch.h"
-#include "run/device.h"
-#include "run/precision.h"
+#include "batching/batch.h"
+#include "device/device.h"
+#include "device/precision.h"
 #include "train/distributed.h"
 #include "train/reinforce.h"
 
@@ -26,9 +26,9 @@ struct StepResult {
 
 class TrainStep {
  public:
-  // `precision`: fp32, or bf16 mixed precision (run/precision.h) for the forward pass and the
+  // `precision`: fp32, or bf16 mixed precision (device/precision.h) for the forward pass and the
   // loss; the backward pass follows the forward's dtypes and the weights stay fp32.
-  TrainStep(const config::Config& config, torch::Device device, run::Precision precision,
+  TrainStep(const config::Config& config, torch::Device device, device::Precision precision,
             Distributed* distributed = nullptr);
 
   // Updates `model` with `optimizer` on `batch`; `reinforce_state` is what REINFORCE carries
@@ -36,7 +36,7 @@ class TrainStep {
   // With several processes, `interrupt` (a signal this rank received, or 0) travels with the
   // step's counts so that every rank learns of it at the same step.
   StepResult operator()(model::Seq2Seq& model, torch::optim::Optimizer& optimizer,
-                        const run::Batch& batch, std::vector<double>& reinforce_state,
+                        const batching::Batch& batch, std::vector<double>& reinforce_state,
                         int interrupt = 0) const;
 
   // Sentences the model decodes per batch row: K for leave-one-out REINFORCE, else 1.
@@ -50,10 +50,10 @@ class TrainStep {
   bool samples_attention_;  // hard attention trained with REINFORCE
   Reinforce reinforce_;
   torch::Device device_;
-  run::Precision precision_;
+  device::Precision precision_;
   Distributed* distributed_;
   // One thread per free core, re-checked as steps run: how fast a step runs, not what it does.
-  mutable run::LoadFollowingThreads threads_;
+  mutable device::LoadFollowingThreads threads_;
 };
 
 }  // namespace s2s::train

@@ -7,7 +7,7 @@
 
 #include "eval/splits.h"
 #include "model/build_model.h"
-#include "run/device.h"
+#include "device/device.h"
 #include "run/provenance.h"
 #include "train/early_stopping.h"
 #include "train/optimizer.h"
@@ -72,14 +72,14 @@ Trainer::Trainer(config::Config config, TrainOptions options)
   config::validate_files(config_);
   ranks_.connect(config_);
   auto log = util::logger("device");
-  log->info("{}", run::set_threads(ranks_.threads(config_.training.threads)));
-  run::seed_everything(config_.seed);
-  device_ = ranks_.device(run::resolve_device(config_.device));
-  const auto capabilities = run::detect_capabilities(device_);
-  const auto train_precision = run::choose_precision(config_.training.precision, capabilities);
-  const auto eval_precision = run::choose_precision(config_.evaluation.precision, capabilities);
+  log->info("{}", device::set_threads(ranks_.threads(config_.training.threads)));
+  device::seed_everything(config_.seed);
+  device_ = ranks_.device(device::resolve_device(config_.device));
+  const auto capabilities = device::detect_capabilities(device_);
+  const auto train_precision = device::choose_precision(config_.training.precision, capabilities);
+  const auto eval_precision = device::choose_precision(config_.evaluation.precision, capabilities);
   log->info("training in {}; validation in {}", train_precision.description,
-            run::to_string(eval_precision.precision));
+            device::to_string(eval_precision.precision));
   if (train_precision.emulated) {
     log->warn("bf16 is not native on {}: it runs emulated and slow; fp32 is faster here",
               device_.str());
@@ -142,7 +142,7 @@ void Trainer::start_run() {
   auto provenance = run::provenance(config_, files);
   if (options_.resume) provenance["resumed_from_step"] = state_.step;
   run::record_provenance(paths().dir, provenance);
-  metrics_ = util::MetricsLog(paths().metrics());
+  metrics_ = util::JsonlWriter(paths().metrics());
   auto log = util::logger("train");
   if (options_.resume) {
     log->info("run directory {}: resumed from step {} (epoch {})", paths().dir, state_.step,
@@ -164,7 +164,7 @@ TrainSummary Trainer::train() {
     const auto batches = data_.batcher->epoch_batches(state_.epoch);
     while (!should_stop() && state_.epoch_batch < static_cast<int64_t>(batches.size())) {
       const auto& indices = batches[static_cast<std::size_t>(state_.epoch_batch)];
-      const auto batch = run::make_batch(data_.train, indices, device_);
+      const auto batch = batching::make_batch(data_.train, indices, device_);
       const StepResult step = train_step(batch);
       ++state_.step;
       ++state_.epoch_batch;
@@ -202,7 +202,7 @@ bool Trainer::should_stop() const {
 
 // The step's loss, its target tokens (over every rank) and, with several processes, a signal
 // any rank received.
-StepResult Trainer::train_step(const run::Batch& batch) {
+StepResult Trainer::train_step(const batching::Batch& batch) {
   lr_ =
       scheduled_learning_rate(config_.training, state_.step, planned_steps_, state_.learning_rate);
   set_learning_rate(*optimizer_, lr_);

@@ -15,8 +15,8 @@
 
 #include "config/config.h"
 #include "model/seq2seq.h"
-#include "run/batch.h"
-#include "run/checkpoint.h"
+#include "batching/batch.h"
+#include "checkpoint/checkpoint.h"
 #include "run/run_dir.h"
 #include "train/checkpoint_keeper.h"
 #include "train/interval_log.h"
@@ -25,7 +25,7 @@
 #include "train/training_data.h"
 #include "train/training_run_dir.h"
 #include "train/validator.h"
-#include "util/metrics_log.h"
+#include "util/jsonl_writer.h"
 
 namespace s2s::train {
 
@@ -66,7 +66,7 @@ class Trainer {
   void prepare_data();
   void build_model();
   void start_run();
-  StepResult train_step(const run::Batch& batch);
+  StepResult train_step(const batching::Batch& batch);
   void maybe_checkpoint();
   void validate_and_checkpoint();
   void follow_validation();
@@ -89,11 +89,11 @@ class Trainer {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::optional<TrainStep> step_;           // built once the device and precision are known
   std::optional<CheckpointKeeper> keeper_;  // built with the model
-  run::TrainingState state_;   // its learning_rate: the schedule's base (plateau lowers it)
+  checkpoint::TrainingState state_;   // its learning_rate: the schedule's base (plateau lowers it)
   double lr_ = 0.0;            // the rate of the last update: base, warm-up and schedule
   int64_t planned_steps_ = 0;  // updates the run plans to make in all (count_planned_steps)
   TrainSummary summary_;
-  util::MetricsLog metrics_;
+  util::JsonlWriter metrics_;
   std::optional<IntervalLog> log_;  // from the start of train()
   bool stop_ = false;
   int64_t last_validated_step_ = -1;

@@ -29,8 +29,8 @@ TrainingData prepare_training_data(const config::Config& config, const run::RunP
   }
   util::logger("data")->info("vocabulary: source {}, target {}", t.src_vocab.size(),
                              t.tgt_vocab.size());
-  t.train = run::encode_corpus(t.train_text, t.src_vocab, t.tgt_vocab);
-  t.valid = run::encode_corpus(t.valid_text, t.src_vocab, t.tgt_vocab);
+  t.train = batching::encode_corpus(t.train_text, t.src_vocab, t.tgt_vocab);
+  t.valid = batching::encode_corpus(t.valid_text, t.src_vocab, t.tgt_vocab);
   data::BatcherOptions b;
   b.batch_size = config.training.batch_size;
   b.unit = data::parse_batch_unit(config.training.batch_type);

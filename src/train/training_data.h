@@ -9,7 +9,7 @@
 #include "data/corpus.h"
 #include "data/tokenizer.h"
 #include "data/vocab.h"
-#include "run/batch.h"
+#include "batching/batch.h"
 #include "run/run_dir.h"
 #include "run/tokenizers.h"
 
@@ -20,7 +20,7 @@ struct TrainingData {
   data::Vocab src_vocab, tgt_vocab;
   data::TokenizedCorpus train_text;  // pairs longer than data.max_len filtered out
   data::TokenizedCorpus valid_text;  // every pair: validation BLEU covers the whole split
-  run::EncodedCorpus train, valid;
+  batching::EncodedCorpus train, valid;
   std::unique_ptr<data::Batcher> batcher;  // the training batches of every epoch
 };
 

@@ -14,7 +14,7 @@
 namespace s2s::train {
 
 Validator::Validator(const config::Config& config, const TrainingData& data, torch::Device device,
-                     run::Precision precision)
+                     device::Precision precision)
     : evaluation_(config.evaluation),
       num_samples_(config.training.num_samples),
       data_(data),
@@ -33,7 +33,7 @@ Validator::Validator(const config::Config& config, const TrainingData& data, tor
         "validation loss",
         data_.valid_text.size() - keep.size(), data_.valid_text.size(), max_len);
   }
-  forced_ = run::encode_corpus(data::select_pairs(data_.valid_text, keep), data_.src_vocab,
+  forced_ = batching::encode_corpus(data::select_pairs(data_.valid_text, keep), data_.src_vocab,
                                data_.tgt_vocab);
 }
 

@@ -10,8 +10,8 @@
 
 #include "config/config.h"
 #include "model/seq2seq.h"
-#include "run/batch.h"
-#include "run/precision.h"
+#include "batching/batch.h"
+#include "device/precision.h"
 #include "train/training_data.h"
 
 namespace s2s::train {
@@ -27,7 +27,7 @@ class Validator {
   // (eval/splits.h): one overlong line must not stall every validation. Warns of the pairs left
   // out of the loss. `data` outlives the validator.
   Validator(const config::Config& config, const TrainingData& data, torch::Device device,
-            run::Precision precision);
+            device::Precision precision);
 
   ValidationResult validate(model::Seq2Seq& model) const;
 
@@ -36,9 +36,9 @@ class Validator {
   int64_t num_samples_;  // training.num_samples: examples logged
   const TrainingData& data_;
   torch::Device device_;
-  run::Precision precision_;
+  device::Precision precision_;
   std::vector<std::vector<std::string>> sources_;  // cut to evaluation.max_src_len
-  run::EncodedCorpus forced_;                      // the validation pairs teacher forcing scores
+  batching::EncodedCorpus forced_;                      // the validation pairs teacher forcing scores
 };
 
 }  // namespace s2s::train

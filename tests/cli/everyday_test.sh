@@ -45,7 +45,7 @@ p = m["provenance"]
 for key in ("program", "libtorch", "blas", "blas_kernels", "cpu", "threads", "precision", "seed",
             "data"):
     assert key in p, key
-# Under OpenBLAS the kernels are named: its own choice, or the CPU's (util/openblas.h).
+# Under OpenBLAS the kernels are named: its own choice, or the CPU's (platform/openblas.h).
 assert ("openblas" in p["blas"]) == p["blas_kernels"].startswith("OpenBLAS "), p
 d = p["data"][sys.argv[2]]
 assert d["sha256"] == hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()

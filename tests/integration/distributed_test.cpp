@@ -12,9 +12,9 @@
 
 #include "config/json_io.h"
 #include "model/build_model.h"
-#include "run/batch.h"
-#include "run/checkpoint.h"
-#include "run/device.h"
+#include "batching/batch.h"
+#include "checkpoint/checkpoint.h"
+#include "device/device.h"
 #include "train/optimizer.h"
 #include "train/train_step.h"
 #include "train/training_data.h"
@@ -59,18 +59,18 @@ TEST(DistributedTest, TwoProcessesEqualOneOnTheUnionOfTheirBatches) {
   const auto rank0 = train::prepare_training_data(config, nullptr, 0, 2);
   const auto rank1 = train::prepare_training_data(config, nullptr, 1, 2);
   const auto b0 = rank0.batcher->epoch_batches(0), b1 = rank1.batcher->epoch_batches(0);
-  run::seed_everything(config.seed);
+  device::seed_everything(config.seed);
   auto model = model::build_model(config.model, rank0.src_vocab.size(), rank0.tgt_vocab.size());
   auto optimizer = train::make_optimizer(config.training, model->parameters());
-  const train::TrainStep step(config, torch::kCPU, run::Precision::kFp32);
+  const train::TrainStep step(config, torch::kCPU, device::Precision::kFp32);
   std::vector<double> reinforce;
   for (std::size_t k = 0; k < 6; ++k) {
     auto rows = b0[k];
     rows.insert(rows.end(), b1[k].begin(), b1[k].end());
-    step(model, *optimizer, run::make_batch(rank0.train, rows, torch::kCPU), reinforce);
+    step(model, *optimizer, batching::make_batch(rank0.train, rows, torch::kCPU), reinforce);
   }
   auto trained = model::build_model(config.model, rank0.src_vocab.size(), rank0.tgt_vocab.size());
-  run::load_checkpoint(
+  checkpoint::load_checkpoint(
       (dir / "run/checkpoints/last.pt").string(), *trained, nullptr,
       run::model_signature(config.model, rank0.src_vocab.size(), rank0.tgt_vocab.size()));
   auto params = model->named_parameters();

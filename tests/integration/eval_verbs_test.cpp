@@ -20,8 +20,8 @@
 #include "config/json_io.h"
 #include "data/vocab.h"
 #include "model/build_model.h"
-#include "run/average.h"
-#include "run/checkpoint.h"
+#include "checkpoint/average.h"
+#include "checkpoint/checkpoint.h"
 #include "run/run_dir.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -72,7 +72,7 @@ class EvalVerbsTest : public test_support::TempDirTest {
     src.save(paths.src_vocab());
     tgt.save(paths.tgt_vocab());
     auto model = model::build_model(c.model, src.size(), tgt.size());
-    run::save_checkpoint(paths.checkpoint("best"), *model, nullptr, {},
+    checkpoint::save_checkpoint(paths.checkpoint("best"), *model, nullptr, {},
                          run::model_signature(c.model, src.size(), tgt.size()));
     return paths.dir;
   }
@@ -231,9 +231,9 @@ class RunCheckpoints {
   std::vector<torch::Tensor> save_step(int64_t step) const {
     torch::manual_seed(static_cast<uint64_t>(step));
     auto model = model::build_model(model_, src_, tgt_);
-    run::TrainingState state;
+    checkpoint::TrainingState state;
     state.step = step;
-    run::save_checkpoint(paths_.checkpoint("step_" + std::to_string(step)), *model, nullptr, state,
+    checkpoint::save_checkpoint(paths_.checkpoint("step_" + std::to_string(step)), *model, nullptr, state,
                          signature_);
     return model->parameters();
   }
@@ -241,7 +241,7 @@ class RunCheckpoints {
   // The weights of checkpoints/<name>.pt; `step` receives its training state's step.
   std::vector<torch::Tensor> load(const std::string& name, int64_t* step = nullptr) const {
     auto model = model::build_model(model_, src_, tgt_);
-    const auto state = run::load_checkpoint(paths_.checkpoint(name), *model, nullptr, signature_);
+    const auto state = checkpoint::load_checkpoint(paths_.checkpoint(name), *model, nullptr, signature_);
     if (step != nullptr) *step = state.step;
     return model->parameters();
   }
@@ -261,10 +261,10 @@ TEST_F(EvalVerbsTest, AverageIsTheMeanOfTheCheckpoints) {
   std::vector<std::vector<torch::Tensor>> weights;
   for (const int64_t step : {2, 10, 6}) weights.push_back(checkpoints.save_step(step));
   // Numeric order, not the order of names: step_10 is the newest.
-  EXPECT_EQ(run::step_checkpoints(run_dir),
+  EXPECT_EQ(checkpoint::step_checkpoints(run_dir),
             (std::vector<std::string>{"step_2", "step_6", "step_10"}));
   const auto result =
-      run::average_checkpoints(run_dir, {"step_2", "step_6", "step_10"}, "average", false);
+      checkpoint::average_checkpoints(run_dir, {"step_2", "step_6", "step_10"}, "average", false);
   EXPECT_EQ(result.step, 10);
   const auto params = checkpoints.load("average");
   ASSERT_EQ(params.size(), weights[0].size());
@@ -285,23 +285,23 @@ TEST_F(EvalVerbsTest, AverageRefusesBeforeWritingAnything) {
   fs::copy_file(paths.checkpoint("best"), paths.checkpoint("step_1"));
   fs::copy_file(paths.checkpoint("best"), paths.checkpoint("step_2"));
   const std::vector<std::string> both = {"step_1", "step_2"};
-  EXPECT_THROW(run::average_checkpoints(run_dir, {"step_1"}, "average", false), UserError);
+  EXPECT_THROW(checkpoint::average_checkpoints(run_dir, {"step_1"}, "average", false), UserError);
   for (const std::string name : {"best", "last", "step_3", "average_last", "a/b", ""}) {
-    EXPECT_THROW(run::average_checkpoints(run_dir, both, name, false), UserError) << name;
+    EXPECT_THROW(checkpoint::average_checkpoints(run_dir, both, name, false), UserError) << name;
   }
   try {
-    run::average_checkpoints(run_dir, {"step_1", "step_9"}, "average", false);
+    checkpoint::average_checkpoints(run_dir, {"step_1", "step_9"}, "average", false);
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("step_9.pt: checkpoint not found"), std::string::npos)
         << e.what();
   }
   EXPECT_FALSE(fs::exists(paths.checkpoint("average")));
-  run::average_checkpoints(run_dir, both, "average", false);
+  checkpoint::average_checkpoints(run_dir, both, "average", false);
   const auto before = fs::last_write_time(paths.checkpoint("average"));
-  EXPECT_THROW(run::average_checkpoints(run_dir, both, "average", false), InputError);
+  EXPECT_THROW(checkpoint::average_checkpoints(run_dir, both, "average", false), InputError);
   EXPECT_EQ(fs::last_write_time(paths.checkpoint("average")), before);
-  EXPECT_NO_THROW(run::average_checkpoints(run_dir, both, "average", /*overwrite=*/true));
+  EXPECT_NO_THROW(checkpoint::average_checkpoints(run_dir, both, "average", /*overwrite=*/true));
 }
 
 // training.average_last: the newest k step checkpoints, or all of them when fewer, into
@@ -310,17 +310,17 @@ TEST_F(EvalVerbsTest, AverageLastStepsTakesTheNewest) {
   const auto run_dir = make_run("additive");
   const RunCheckpoints checkpoints(run_dir);
   checkpoints.save_step(3);
-  EXPECT_TRUE(run::average_last_steps(run_dir, 2).empty());
-  EXPECT_FALSE(fs::exists(run::RunPaths(run_dir).checkpoint(run::kTrainingAverage)));
+  EXPECT_TRUE(checkpoint::average_last_steps(run_dir, 2).empty());
+  EXPECT_FALSE(fs::exists(run::RunPaths(run_dir).checkpoint(checkpoint::kTrainingAverage)));
   const auto step_20 = checkpoints.save_step(20), step_100 = checkpoints.save_step(100);
-  EXPECT_EQ(run::average_last_steps(run_dir, 2), (std::vector<std::string>{"step_20", "step_100"}));
+  EXPECT_EQ(checkpoint::average_last_steps(run_dir, 2), (std::vector<std::string>{"step_20", "step_100"}));
   int64_t step = 0;
-  const auto params = checkpoints.load(run::kTrainingAverage, &step);
+  const auto params = checkpoints.load(checkpoint::kTrainingAverage, &step);
   EXPECT_EQ(step, 100);
   for (std::size_t i = 0; i < params.size(); ++i) {
     EXPECT_TRUE(torch::allclose(params[i], (step_20[i] + step_100[i]) / 2, 1e-6, 1e-7)) << i;
   }
-  EXPECT_EQ(run::average_last_steps(run_dir, 5),
+  EXPECT_EQ(checkpoint::average_last_steps(run_dir, 5),
             (std::vector<std::string>{"step_3", "step_20", "step_100"}));
 }
 

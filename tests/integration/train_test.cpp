@@ -8,10 +8,10 @@
 #include <fstream>
 #include <random>
 
+#include "checkpoint/load_run.h"
 #include "config/json_io.h"
 #include "eval/translate.h"
-#include "run/checkpoint.h"
-#include "run/run_dir.h"
+#include "checkpoint/checkpoint.h"
 #include "support/temp_dir.h"
 #include "train/trainer.h"
 #include "util/error.h"
@@ -68,7 +68,7 @@ TEST_F(TrainTest, SmallModelLearnsToReverse) {
   const auto summary = trainer.train();
   ASSERT_TRUE(summary.best.has_value());
 
-  const auto run = run::load_run(config_.run_dir);
+  const auto run = checkpoint::load_run(config_.run_dir);
   std::vector<std::vector<std::string>> sources, references;
   const auto tokenize_file = [&](const std::string& path) {
     std::ifstream in(path);
@@ -104,8 +104,8 @@ TEST_F(TrainTest, ResumedRunContinuesFromSavedStep) {
   resume.resume = true;
   train::Trainer(config_, resume).train();
 
-  const auto straight = run::load_run((dir_ / "straight").string(), "last");
-  const auto resumed = run::load_run((dir_ / "resumed").string(), "last");
+  const auto straight = checkpoint::load_run((dir_ / "straight").string(), "last");
+  const auto resumed = checkpoint::load_run((dir_ / "resumed").string(), "last");
   const auto a = straight.model->parameters(), b = resumed.model->parameters();
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {

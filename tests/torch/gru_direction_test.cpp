@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "model/gru.h"
-#include "run/precision.h"
+#include "device/precision.h"
 
 namespace s2s {
 namespace {
@@ -222,11 +222,11 @@ TEST(GruEncoderBf16Test, AutocastEncoderGruIsCloseToDouble) {
   const auto x = torch::randn({4, 6, 5});
   const auto lengths = torch::tensor({3, 6, 1, 6}, torch::kLong);
   const auto a = torch::randn({4, 6, 24}), b = torch::randn({4, 24});
-  const auto compute = [&](torch::nn::GRUImpl& gru, torch::Dtype dtype, run::Precision precision) {
+  const auto compute = [&](torch::nn::GRUImpl& gru, torch::Dtype dtype, device::Precision precision) {
     const auto input = x.to(dtype).requires_grad_();
     torch::Tensor loss;
     {
-      const run::AutocastGuard autocast(torch::kCPU, precision);
+      const device::AutocastGuard autocast(torch::kCPU, precision);
       const auto out = model::bidirectional_gru(gru, input, lengths, 0.0, false,
                                                 /*bf16_hidden=*/model::mixed_precision(input));
       loss = (out.states * a.to(dtype)).sum() + (out.final * b.to(dtype)).sum();
@@ -235,8 +235,8 @@ TEST(GruEncoderBf16Test, AutocastEncoderGruIsCloseToDouble) {
     for (const auto& p : gru.parameters()) inputs.push_back(p);
     return torch::autograd::grad({loss}, inputs);
   };
-  const auto want = compute(*reference, torch::kDouble, run::Precision::kFp32);
-  const auto got = compute(*rnn, torch::kFloat, run::Precision::kBf16);
+  const auto want = compute(*reference, torch::kDouble, device::Precision::kFp32);
+  const auto got = compute(*rnn, torch::kFloat, device::Precision::kBf16);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
     EXPECT_EQ(got[i].scalar_type(), torch::kFloat) << i;

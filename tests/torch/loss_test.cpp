@@ -1,6 +1,6 @@
-// The fused cross-entropy (run/cross_entropy_kernel.h) against LibTorch's log_softmax path in
+// The fused cross-entropy (loss/cross_entropy_kernel.h) against LibTorch's log_softmax path in
 // double: per-row terms, their gradients, padding and label smoothing in sequence_loss.
-#include "run/loss.h"
+#include "loss/loss.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "data/vocab.h"
-#include "run/cross_entropy_kernel.h"
+#include "loss/cross_entropy_kernel.h"
 
 namespace s2s {
 namespace {
@@ -24,7 +24,7 @@ struct Terms {
 Terms terms(const torch::Tensor& logits, const torch::Tensor& gold, const torch::Tensor& a,
             const torch::Tensor& b) {
   const auto x = logits.detach().requires_grad_();
-  const auto t = run::cross_entropy_terms(x, gold, /*want_uniform=*/true);
+  const auto t = loss::cross_entropy_terms(x, gold, /*want_uniform=*/true);
   ((t.nll * a.to(t.nll.scalar_type())).sum() + (t.uniform * b.to(t.uniform.scalar_type())).sum())
       .backward();
   return {t.nll.detach(), t.uniform.detach(), x.grad()};
@@ -78,7 +78,7 @@ TEST(FusedCrossEntropyTest, ExtremeLogitsStayExactAndNonFiniteOnesPropagate) {
   logits[1][2] = 200;
   logits[2][7] = std::numeric_limits<float>::quiet_NaN();
   const auto gold = torch::tensor({5, 3, 0}, torch::kLong);
-  const auto t = run::cross_entropy_terms(logits, gold, true);
+  const auto t = loss::cross_entropy_terms(logits, gold, true);
   EXPECT_NEAR(t.nll[0].item<double>(), 1e4 + std::log(19.0), 1e-2);
   EXPECT_NEAR(t.nll[1].item<double>(), 200.0, 1e-3);
   EXPECT_FALSE(std::isfinite(t.nll[2].item<double>()));
@@ -103,7 +103,7 @@ TEST(FusedCrossEntropyTest, OutOfRangeGoldIndexNamesTheIndexAndTheVocabulary) {
   for (const auto type : {torch::kFloat, torch::kBFloat16}) {
     const auto logits = torch::zeros({rows, vocab}, type);
     const auto loss_with = [&](std::vector<int64_t> gold) {
-      return [&logits, gold] { run::cross_entropy_terms(logits, torch::tensor(gold), true); };
+      return [&logits, gold] { loss::cross_entropy_terms(logits, torch::tensor(gold), true); };
     };
     EXPECT_EQ(message(loss_with({0, 5, 1})), want(5, 1));
     EXPECT_EQ(message(loss_with({0, 1, -1})), want(-1, 2));
@@ -113,9 +113,9 @@ TEST(FusedCrossEntropyTest, OutOfRangeGoldIndexNamesTheIndexAndTheVocabulary) {
 
   std::vector<float> x(rows * vocab, 0.0f), lse(rows, 0.0f), d(rows, 1.0f), grad(rows * vocab);
   const std::vector<int64_t> gold = {0, 1, 9};
-  const run::CrossEntropyRows r{rows, vocab, gold.data(), lse.data()};
+  const loss::CrossEntropyRows r{rows, vocab, gold.data(), lse.data()};
   EXPECT_EQ(
-      message([&] { run::cross_entropy_backward(x.data(), r, d.data(), d.data(), grad.data()); }),
+      message([&] { loss::cross_entropy_backward(x.data(), r, d.data(), d.data(), grad.data()); }),
       want(9, 2));
 }
 
@@ -133,7 +133,7 @@ TEST(FusedCrossEntropyTest, SequenceLossMatchesWithPaddingAndSmoothing) {
   for (const double smoothing : {0.0, 0.1}) {
     const auto run = [&](const torch::Tensor& x) {
       const auto leaf = x.detach().requires_grad_();
-      const auto r = run::sequence_loss(leaf, index, targets, smoothing);
+      const auto r = loss::sequence_loss(leaf, index, targets, smoothing);
       r.loss.backward();
       return std::make_pair(r, leaf.grad());
     };

@@ -3,7 +3,7 @@
 // fp32 without native bf16 or where bf16 products are not fast enough to pay; checkpoints load
 // in either precision.
 
-#include "run/precision.h"
+#include "device/precision.h"
 
 #include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
@@ -16,8 +16,8 @@
 #include "model/build_model.h"
 #include "model/gru.h"
 #include "model/gru_cell.h"
-#include "run/batch.h"
-#include "run/checkpoint.h"
+#include "batching/batch.h"
+#include "checkpoint/checkpoint.h"
 #include "run/run_dir.h"
 #include "train/optimizer.h"
 #include "train/train_step.h"
@@ -26,53 +26,53 @@ namespace s2s {
 namespace {
 
 TEST(PrecisionTest, AutoIsBf16OnlyWhereItIsNative) {
-  const run::Capabilities native{true, true, "this CPU has avx512_bf16"};
-  const run::Capabilities none{false, true, "this CPU has neither avx512_bf16 nor amx_bf16"};
-  EXPECT_EQ(run::choose_precision("auto", native).precision, run::Precision::kBf16);
-  EXPECT_EQ(run::choose_precision("auto", none).precision, run::Precision::kFp32);
-  EXPECT_EQ(run::choose_precision("auto", none).description,
+  const device::Capabilities native{true, true, "this CPU has avx512_bf16"};
+  const device::Capabilities none{false, true, "this CPU has neither avx512_bf16 nor amx_bf16"};
+  EXPECT_EQ(device::choose_precision("auto", native).precision, device::Precision::kBf16);
+  EXPECT_EQ(device::choose_precision("auto", none).precision, device::Precision::kFp32);
+  EXPECT_EQ(device::choose_precision("auto", none).description,
             "fp32 (auto: this CPU has neither avx512_bf16 nor amx_bf16)");
-  EXPECT_EQ(run::choose_precision("fp32", native).precision, run::Precision::kFp32);
-  const auto forced = run::choose_precision("bf16", none);
-  EXPECT_EQ(forced.precision, run::Precision::kBf16);
+  EXPECT_EQ(device::choose_precision("fp32", native).precision, device::Precision::kFp32);
+  const auto forced = device::choose_precision("bf16", none);
+  EXPECT_EQ(forced.precision, device::Precision::kBf16);
   EXPECT_TRUE(forced.emulated);
-  EXPECT_FALSE(run::choose_precision("bf16", native).emulated);
+  EXPECT_FALSE(device::choose_precision("bf16", native).emulated);
 }
 
 // Native bf16 products that are not kBf16Pays times as fast as fp32's (fp32 on AVX-512
 // kernels): auto stays fp32 and says why; asked for, bf16 runs, native, without a warning.
 TEST(PrecisionTest, AutoIsFp32WhereBf16ProductsAreNotFastEnough) {
-  run::Capabilities slow{true, true, "this CPU has avx512_bf16"};
-  run::judge_bf16_speed(slow, /*fp32_gflops=*/300.0, /*bf16_gflops=*/160.0);
+  device::Capabilities slow{true, true, "this CPU has avx512_bf16"};
+  device::judge_bf16_speed(slow, /*fp32_gflops=*/300.0, /*bf16_gflops=*/160.0);
   EXPECT_FALSE(slow.bf16_pays);
-  const auto chosen = run::choose_precision("auto", slow);
-  EXPECT_EQ(chosen.precision, run::Precision::kFp32);
+  const auto chosen = device::choose_precision("auto", slow);
+  EXPECT_EQ(chosen.precision, device::Precision::kFp32);
   EXPECT_EQ(chosen.description,
             "fp32 (auto: this CPU has avx512_bf16; its products run at 160 GFLOP/s in bf16, 300 "
             "in fp32: bf16 pays from 1.25x)");
-  const auto asked = run::choose_precision("bf16", slow);
-  EXPECT_EQ(asked.precision, run::Precision::kBf16);
+  const auto asked = device::choose_precision("bf16", slow);
+  EXPECT_EQ(asked.precision, device::Precision::kBf16);
   EXPECT_FALSE(asked.emulated);
 
-  run::Capabilities fast{true, true, "this CPU has avx512_bf16"};
-  run::judge_bf16_speed(fast, /*fp32_gflops=*/64.0, /*bf16_gflops=*/160.0);  // 2.5x
+  device::Capabilities fast{true, true, "this CPU has avx512_bf16"};
+  device::judge_bf16_speed(fast, /*fp32_gflops=*/64.0, /*bf16_gflops=*/160.0);  // 2.5x
   EXPECT_TRUE(fast.bf16_pays);
-  EXPECT_EQ(run::choose_precision("auto", fast).precision, run::Precision::kBf16);
-  run::Capabilities edge{true, true, "this CPU has avx512_bf16"};
-  run::judge_bf16_speed(edge, 100.0, 124.0);  // just below the margin
-  EXPECT_EQ(run::choose_precision("auto", edge).precision, run::Precision::kFp32);
+  EXPECT_EQ(device::choose_precision("auto", fast).precision, device::Precision::kBf16);
+  device::Capabilities edge{true, true, "this CPU has avx512_bf16"};
+  device::judge_bf16_speed(edge, 100.0, 124.0);  // just below the margin
+  EXPECT_EQ(device::choose_precision("auto", edge).precision, device::Precision::kFp32);
 }
 
 TEST(PrecisionTest, AutocastGuardTurnsBf16OnAndOff) {
   EXPECT_FALSE(at::autocast::is_cpu_enabled());
   {
-    const run::AutocastGuard guard(torch::kCPU, run::Precision::kBf16);
+    const device::AutocastGuard guard(torch::kCPU, device::Precision::kBf16);
     EXPECT_TRUE(at::autocast::is_cpu_enabled());
     const auto y = torch::mm(torch::randn({4, 4}), torch::randn({4, 4}));
     EXPECT_EQ(y.scalar_type(), torch::kBFloat16);
   }
   EXPECT_FALSE(at::autocast::is_cpu_enabled());
-  const run::AutocastGuard off(torch::kCPU, run::Precision::kFp32);
+  const device::AutocastGuard off(torch::kCPU, device::Precision::kFp32);
   EXPECT_FALSE(at::autocast::is_cpu_enabled());
 }
 
@@ -114,7 +114,7 @@ config::Config small_config() {
   return c;
 }
 
-run::Batch random_batch(int64_t vocab) {
+batching::Batch random_batch(int64_t vocab) {
   std::vector<std::vector<int64_t>> src, tgt;
   for (int i = 0; i < 8; ++i) {
     const int64_t n = 3 + i % 4;
@@ -128,16 +128,16 @@ run::Batch random_batch(int64_t vocab) {
     src.push_back(s);
     tgt.push_back(t);
   }
-  run::EncodedCorpus corpus{src, tgt};
+  batching::EncodedCorpus corpus{src, tgt};
   std::vector<std::size_t> rows(8);
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
-  return run::make_batch(corpus, rows, torch::kCPU);
+  return batching::make_batch(corpus, rows, torch::kCPU);
 }
 
 TEST(MixedTrainingTest, Bf16StepLossIsCloseAndWeightsStayFp32) {
   const auto c = small_config();
   const auto batch = random_batch(20);
-  const auto loss_of = [&](run::Precision p) {
+  const auto loss_of = [&](device::Precision p) {
     torch::manual_seed(5);
     auto model = model::build_model(c.model, 20, 20);
     auto optimizer = train::make_optimizer(c.training, model->parameters());
@@ -146,7 +146,7 @@ TEST(MixedTrainingTest, Bf16StepLossIsCloseAndWeightsStayFp32) {
     for (const auto& w : model->parameters()) EXPECT_EQ(w.scalar_type(), torch::kFloat);
     return r.loss;
   };
-  const double fp32 = loss_of(run::Precision::kFp32), bf16 = loss_of(run::Precision::kBf16);
+  const double fp32 = loss_of(device::Precision::kFp32), bf16 = loss_of(device::Precision::kBf16);
   EXPECT_NEAR(bf16, fp32, 0.02 * fp32);
 }
 
@@ -158,7 +158,7 @@ TEST(MixedTrainingTest, OnACpuTheDecoderStepsStayFp32) {
   torch::manual_seed(7);
   auto model = model::build_model(c.model, 20, 20);
   const auto batch = random_batch(20);
-  const run::AutocastGuard bf16(torch::kCPU, run::Precision::kBf16);
+  const device::AutocastGuard bf16(torch::kCPU, device::Precision::kBf16);
   const auto encoded = model->encoder(batch.src, batch.src_lengths);
   EXPECT_EQ(encoded.states.scalar_type(), torch::kFloat);
   auto memory = model->decoder->prepare(encoded);
@@ -178,14 +178,14 @@ TEST(MixedTrainingTest, CheckpointsLoadInEitherPrecision) {
   auto optimizer = train::make_optimizer(c.training, trained->parameters());
   std::vector<double> reinforce;
   const auto batch = random_batch(20);
-  train::TrainStep(c, torch::kCPU, run::Precision::kBf16)(trained, *optimizer, batch, reinforce);
+  train::TrainStep(c, torch::kCPU, device::Precision::kBf16)(trained, *optimizer, batch, reinforce);
   const auto path =
       (std::filesystem::temp_directory_path() / ("s2s_bf16_" + std::to_string(::getpid())))
           .string();
   const auto signature = run::model_signature(c.model, 20, 20);
-  run::save_checkpoint(path, *trained, optimizer.get(), {}, signature);
+  checkpoint::save_checkpoint(path, *trained, optimizer.get(), {}, signature);
   auto loaded = model::build_model(c.model, 20, 20);
-  run::load_checkpoint(path, *loaded, nullptr, signature);
+  checkpoint::load_checkpoint(path, *loaded, nullptr, signature);
   std::filesystem::remove(path);
   for (const auto& p : loaded->named_parameters()) {
     EXPECT_EQ(p.value().scalar_type(), torch::kFloat) << p.key();

@@ -11,7 +11,7 @@
 #include <filesystem>
 
 #include "model/attention.h"
-#include "run/checkpoint.h"
+#include "checkpoint/checkpoint.h"
 
 namespace s2s {
 namespace {
@@ -150,12 +150,12 @@ TEST_F(ReinforceTest, EvaluationUsesArgmaxByDefault) {
 TEST(ReinforceCheckpointTest, BaselineStateIsSaved) {
   const auto path = (std::filesystem::temp_directory_path() / "s2s_reinforce_ckpt.pt").string();
   torch::nn::Linear model(2, 1);
-  run::TrainingState state;
+  checkpoint::TrainingState state;
   state.reinforce = {2.5, -17.25, -3.0};
   state.step = 42;
-  run::save_checkpoint(path, *model, nullptr, state, "sig");
+  checkpoint::save_checkpoint(path, *model, nullptr, state, "sig");
   torch::nn::Linear other(2, 1);
-  const auto loaded = run::load_checkpoint(path, *other, nullptr, "sig");
+  const auto loaded = checkpoint::load_checkpoint(path, *other, nullptr, "sig");
   EXPECT_EQ(loaded.reinforce, state.reinforce);
   EXPECT_EQ(loaded.step, 42);
   EXPECT_TRUE(torch::equal(model->weight, other->weight));

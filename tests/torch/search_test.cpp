@@ -61,10 +61,10 @@ std::vector<std::vector<int64_t>> random_sources(int64_t n) {
   return out;
 }
 
-run::Batch make_batch(const std::vector<std::vector<int64_t>>& sources) {
+batching::Batch make_batch(const std::vector<std::vector<int64_t>>& sources) {
   std::vector<std::size_t> indices(sources.size());
   for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
-  return run::make_source_batch(sources, indices, torch::kCPU);
+  return batching::make_source_batch(sources, indices, torch::kCPU);
 }
 
 // Teacher-forced log p(tokens </s> | source) and its attention [len + 1, m, S].

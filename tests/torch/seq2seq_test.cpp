@@ -12,8 +12,8 @@
 #include "config/config.h"
 #include "data/vocab.h"
 #include "model/build_model.h"
-#include "run/batch.h"
-#include "run/loss.h"
+#include "batching/batch.h"
+#include "loss/loss.h"
 
 namespace s2s::model {
 namespace {
@@ -33,7 +33,7 @@ std::string case_name(const testing::TestParamInfo<PassCase>& info) {
 }
 
 // Sources and targets of different lengths, deliberately not sorted by either.
-run::EncodedCorpus corpus() {
+batching::EncodedCorpus corpus() {
   const std::vector<std::vector<int64_t>> src = {
       {5, 6, Vocab::kEos}, {7, 8, 9, 10, 5, Vocab::kEos}, {4, Vocab::kEos}, {9, 9, 6, Vocab::kEos}};
   const std::vector<std::vector<int64_t>> tgt = {{Vocab::kBos, 4, 5, 6, 7, 8, Vocab::kEos},
@@ -57,18 +57,18 @@ class PackedPassTest : public testing::TestWithParam<PassCase> {
   }
 
   struct Pass {
-    run::LossResult loss;
+    loss::LossResult loss;
     ForwardOutput out;
   };
   Pass run(const std::vector<std::size_t>& rows) {
-    const auto batch = run::make_batch(data_, rows, torch::kCPU);
+    const auto batch = batching::make_batch(data_, rows, torch::kCPU);
     auto out = model_->forward(batch.src, batch.src_lengths, batch.tgt_in,
                                GetParam().teacher_forcing, /*keep_attention=*/true);
-    auto loss = run::sequence_loss(out.logits, out.token_index, batch.tgt_out, 0.0);
+    auto loss = loss::sequence_loss(out.logits, out.token_index, batch.tgt_out, 0.0);
     return {loss, out};
   }
 
-  run::EncodedCorpus data_ = corpus();
+  batching::EncodedCorpus data_ = corpus();
   Seq2Seq model_{nullptr};
 };
 
@@ -107,7 +107,7 @@ TEST_P(PackedPassTest, EverySentenceScoresAsItDoesAlone) {
 }
 
 TEST_P(PackedPassTest, TokenIndexNamesEveryRealTargetPositionOnce) {
-  const auto batch = run::make_batch(data_, {0, 1, 2, 3}, torch::kCPU);
+  const auto batch = batching::make_batch(data_, {0, 1, 2, 3}, torch::kCPU);
   const auto out =
       model_->forward(batch.src, batch.src_lengths, batch.tgt_in, GetParam().teacher_forcing);
   const auto real = batch.tgt_out.reshape({-1}).ne(Vocab::kPad).nonzero().squeeze(1);

@@ -1,11 +1,11 @@
-// The vectorizable exp, tanh and sigmoid of the torch-free kernels (util/vector_math.h) against
+// The vectorizable exp, tanh and sigmoid of the torch-free kernels (platform/vector_math.h) against
 // the standard library in double, over dense grids and the special values, compiled the way the
 // kernels compile them: inlined into loops the compiler vectorizes (this file gets the kernels'
 // flags, tests/CMakeLists.txt), in functions built for each instruction set of
 // S2S_VECTOR_CLONES. Every set is checked on its own where the CPU has it (skipped with the
 // reason where it does not), and so is the clone the loader picks for this CPU, as the kernels
 // run it: each set's code for the polynomials is checked on the machines that run it.
-#include "util/vector_math.h"
+#include "platform/vector_math.h"
 
 #include <gtest/gtest.h>
 
@@ -26,15 +26,15 @@ S2S_INLINE void evaluate(Fn fn, const float* x, int64_t n, float* y) {
   switch (fn) {
     case Fn::kExp:
 #pragma omp simd
-      for (int64_t i = 0; i < n; ++i) y[i] = util::exp_nonpositive(x[i]);
+      for (int64_t i = 0; i < n; ++i) y[i] = platform::exp_nonpositive(x[i]);
       break;
     case Fn::kTanh:
 #pragma omp simd
-      for (int64_t i = 0; i < n; ++i) y[i] = util::tanh_approx(x[i]);
+      for (int64_t i = 0; i < n; ++i) y[i] = platform::tanh_approx(x[i]);
       break;
     case Fn::kSigmoid:
 #pragma omp simd
-      for (int64_t i = 0; i < n; ++i) y[i] = util::sigmoid_approx(x[i]);
+      for (int64_t i = 0; i < n; ++i) y[i] = platform::sigmoid_approx(x[i]);
       break;
   }
 }
@@ -176,13 +176,13 @@ INSTANTIATE_TEST_SUITE_P(Isa, VectorMathTest, ::testing::ValuesIn(kIsas),
                          });
 
 TEST(Bf16Test, RoundsToNearestEven) {
-  EXPECT_EQ(util::to_bf16(1.0f), 0x3F80);
-  EXPECT_EQ(util::widen(util::to_bf16(-2.5f)), -2.5f);
+  EXPECT_EQ(platform::to_bf16(1.0f), 0x3F80);
+  EXPECT_EQ(platform::widen(platform::to_bf16(-2.5f)), -2.5f);
   // 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: to the even one, 1.
-  EXPECT_EQ(util::widen(util::to_bf16(1.0f + 0.00390625f)), 1.0f);
+  EXPECT_EQ(platform::widen(platform::to_bf16(1.0f + 0.00390625f)), 1.0f);
   // 1 + 3 * 2^-8, halfway between 1 + 2^-7 and 1 + 2^-6: to 1 + 2^-6.
-  EXPECT_EQ(util::widen(util::to_bf16(1.0f + 3 * 0.00390625f)), 1.015625f);
-  EXPECT_EQ(util::widen(util::to_bf16(1.0f + 0.005f)), 1.0078125f);  // nearest
+  EXPECT_EQ(platform::widen(platform::to_bf16(1.0f + 3 * 0.00390625f)), 1.015625f);
+  EXPECT_EQ(platform::widen(platform::to_bf16(1.0f + 0.005f)), 1.0078125f);  // nearest
 }
 
 }  // namespace

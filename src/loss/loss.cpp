@@ -1,9 +1,9 @@
-#include "run/loss.h"
+#include "loss/loss.h"
 
 #include "data/vocab.h"
-#include "run/cross_entropy_kernel.h"
+#include "loss/cross_entropy_kernel.h"
 
-namespace s2s::run {
+namespace s2s::loss {
 namespace {
 
 using torch::Tensor;
@@ -11,7 +11,7 @@ using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
 // logits [N, V] (fp32 or bf16), gold [N] -> {-log p(gold) [N], -mean_v log p(v) [N]} in fp32,
-// one pass a row each way (run/cross_entropy_kernel.h); the gradient comes in the logits' type.
+// one pass a row each way (loss/cross_entropy_kernel.h); the gradient comes in the logits' type.
 struct FusedCrossEntropy : torch::autograd::Function<FusedCrossEntropy> {
   static variable_list forward(AutogradContext* ctx, const Tensor& logits, const Tensor& gold) {
     const int64_t rows = logits.size(0), vocab = logits.size(1);
@@ -99,4 +99,4 @@ LossResult sequence_loss(const Tensor& logits, const Tensor& token_index, const 
   return r;
 }
 
-}  // namespace s2s::run
+}  // namespace s2s::loss

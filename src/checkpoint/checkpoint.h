@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace s2s::run {
+namespace s2s::checkpoint {
 
 // Where training stands; everything needed to resume exactly.
 struct TrainingState {
@@ -48,4 +48,4 @@ std::string signature_difference(const std::string& saved, const std::string& wa
 // A checksum (64-bit FNV-1a) of every parameter and buffer of `model`, names included.
 int64_t model_checksum(torch::nn::Module& model);
 
-}  // namespace s2s::run
+}  // namespace s2s::checkpoint

@@ -1,5 +1,5 @@
 #pragma once
-// Cross-entropy rows over logits as one pass each way (run/loss.cpp uses it). Torch-free, so
+// Cross-entropy rows over logits as one pass each way (loss/loss.cpp uses it). Torch-free, so
 // that it compiles with OpenMP and per-CPU vector code, without the precompiled torch header.
 //
 // Row i of logits x [N, V], gold token y_i, lse_i = log sum_v exp(x_iv):
@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-namespace s2s::run {
+namespace s2s::loss {
 
 struct CrossEntropyRows {
   int64_t rows = 0, vocab = 0;
@@ -34,4 +34,4 @@ void cross_entropy_backward(const float* logits, const CrossEntropyRows& r, cons
 void cross_entropy_backward(const uint16_t* logits, const CrossEntropyRows& r, const float* d_nll,
                             const float* d_uniform, uint16_t* grad);
 
-}  // namespace s2s::run
+}  // namespace s2s::loss

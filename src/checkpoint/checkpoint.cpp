@@ -1,4 +1,4 @@
-#include "run/checkpoint.h"
+#include "checkpoint/checkpoint.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/Generator.h>
@@ -12,7 +12,7 @@
 #include "util/fs.h"
 #include "util/strings.h"
 
-namespace s2s::run {
+namespace s2s::checkpoint {
 namespace {
 
 constexpr int64_t kFormatVersion = 1;
@@ -190,4 +190,4 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
   return s;
 }
 
-}  // namespace s2s::run
+}  // namespace s2s::checkpoint

@@ -1,16 +1,17 @@
-#include "run/average.h"
+#include "checkpoint/average.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <set>
 
-#include "run/checkpoint.h"
+#include "checkpoint/checkpoint.h"
+#include "checkpoint/load_run.h"
 #include "run/manifest.h"
 #include "run/run_dir.h"
 #include "util/error.h"
 
-namespace s2s::run {
+namespace s2s::checkpoint {
 namespace {
 
 // N of "step_N", or -1.
@@ -33,7 +34,7 @@ std::vector<torch::Tensor> weights(torch::nn::Module& model) {
 }  // namespace
 
 std::vector<std::string> step_checkpoints(const std::string& run_dir) {
-  const RunPaths paths(run_dir);
+  const run::RunPaths paths(run_dir);
   std::vector<std::pair<int64_t, std::string>> found;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(paths.checkpoints(), ec)) {
@@ -67,7 +68,7 @@ std::string average_output(const std::string& run_dir, const std::string& out, b
   if (const auto problem = average_name_problem(out); !problem.empty()) {
     throw UserError("--out " + problem);
   }
-  const auto path = RunPaths(run_dir).checkpoint(out);
+  const auto path = run::RunPaths(run_dir).checkpoint(out);
   if (std::filesystem::exists(path) && !overwrite) {
     throw InputError(path + ": exists; choose another --out or add --overwrite");
   }
@@ -79,18 +80,18 @@ namespace {
 // Writes the mean of the weights of `names` to `path` (a checkpoint of the run) and records it.
 AverageResult write_average(const std::string& run_dir, const std::vector<std::string>& names,
                             const std::string& path) {
-  const RunPaths paths(run_dir);
+  const run::RunPaths paths(run_dir);
   AverageResult result{path, 0};
-  auto run = load_run(run_dir, names.front());
-  const auto signature = run_signature(run);
+  auto loaded = load_run(run_dir, names.front());
+  const auto signature = run_signature(loaded);
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> sums;
   TrainingState newest;
   for (const auto& name : names) {
-    const auto state = load_checkpoint(paths.checkpoint(name), *run.model, nullptr, signature);
+    const auto state = load_checkpoint(paths.checkpoint(name), *loaded.model, nullptr, signature);
     if (state.step >= newest.step) newest = state;
     // Loading puts the weights on the device they were saved from: sum on the CPU, in fp64.
-    const auto tensors = weights(*run.model);
+    const auto tensors = weights(*loaded.model);
     if (sums.empty()) {
       for (const auto& t : tensors) sums.push_back(torch::zeros(t.sizes(), torch::kDouble));
     }
@@ -98,12 +99,12 @@ AverageResult write_average(const std::string& run_dir, const std::vector<std::s
       sums[i] += tensors[i].detach().to(torch::kCPU, torch::kDouble);
     }
   }
-  run.model->to(torch::kCPU);
-  const auto tensors = weights(*run.model);
+  loaded.model->to(torch::kCPU);
+  const auto tensors = weights(*loaded.model);
   const auto k = static_cast<double>(names.size());
   for (std::size_t i = 0; i < tensors.size(); ++i) tensors[i].copy_(sums[i] / k);
-  save_checkpoint(result.path, *run.model, /*optimizer=*/nullptr, newest, signature);
-  record_files(run_dir, {paths.relative(result.path)});
+  save_checkpoint(result.path, *loaded.model, /*optimizer=*/nullptr, newest, signature);
+  run::record_files(run_dir, {paths.relative(result.path)});
   result.step = newest.step;
   return result;
 }
@@ -124,8 +125,8 @@ std::vector<std::string> average_last_steps(const std::string& run_dir, int64_t 
   auto names = step_checkpoints(run_dir);
   if (static_cast<int64_t>(names.size()) > k) names.erase(names.begin(), names.end() - k);
   if (names.size() < 2) return {};
-  write_average(run_dir, names, RunPaths(run_dir).checkpoint(kTrainingAverage));
+  write_average(run_dir, names, run::RunPaths(run_dir).checkpoint(kTrainingAverage));
   return names;
 }
 
-}  // namespace s2s::run
+}  // namespace s2s::checkpoint

@@ -5,11 +5,11 @@
 // and its fp32 products run at ~60% of the speed the CPU's own instructions give (64 against
 // 106 GFLOP/s on one core of such a machine). Where that happens, s2s names the kernels the
 // CPU's flags support in OPENBLAS_CORETYPE, which OpenBLAS reads when it loads (so the program
-// sets it by starting itself again: util/openmp.h). A user's own OPENBLAS_CORETYPE wins.
+// sets it by starting itself again: platform/openmp.h). A user's own OPENBLAS_CORETYPE wins.
 
 #include <string>
 
-namespace s2s::util {
+namespace s2s::platform {
 
 // The best OpenBLAS kernel family these /proc/cpuinfo flags (space-separated) can run:
 // "SkylakeX" (AVX-512 F, BW, VL, DQ, CD), "Haswell" (AVX2 and FMA), or "" (leave OpenBLAS be).
@@ -32,4 +32,4 @@ void unset_openblas_core();
 // "OpenBLAS Haswell kernels", or "" when the BLAS is not OpenBLAS.
 std::string openblas_kernels();
 
-}  // namespace s2s::util
+}  // namespace s2s::platform

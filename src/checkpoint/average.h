@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace s2s::run {
+namespace s2s::checkpoint {
 
 // The run's kept step checkpoints (checkpoints/step_N.pt, training.keep_step_checkpoints) as
 // names "step_N", oldest first.
@@ -49,4 +49,4 @@ AverageResult average_checkpoints(const std::string& run_dir, const std::vector<
 // the names averaged, oldest first; none, and nothing written, when the run has fewer than 2.
 std::vector<std::string> average_last_steps(const std::string& run_dir, int64_t k);
 
-}  // namespace s2s::run
+}  // namespace s2s::checkpoint

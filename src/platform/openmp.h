@@ -7,12 +7,12 @@
 // loses little alone (docs/performance.md "On a busy machine", measured there).
 //
 // libgomp reads its settings when it is loaded, before main(), so the program sets them by
-// starting itself again with them in its environment (util/math_libraries.h). A user's own
+// starting itself again with them in its environment (platform/math_libraries.h). A user's own
 // OMP_WAIT_POLICY or GOMP_SPINCOUNT always wins.
 
 #include <string>
 
-namespace s2s::util {
+namespace s2s::platform {
 
 // The spin count s2s chooses (GOMP_SPINCOUNT: iterations before an idle thread sleeps).
 constexpr const char* kOpenMpSpinCount = "10000";
@@ -26,4 +26,4 @@ void unset_openmp_spin();
 // environment chose.
 std::string openmp_waiting();
 
-}  // namespace s2s::util
+}  // namespace s2s::platform

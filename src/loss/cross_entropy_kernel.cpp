@@ -1,4 +1,4 @@
-#include "run/cross_entropy_kernel.h"
+#include "loss/cross_entropy_kernel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,14 +6,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "util/vector_math.h"
+#include "platform/vector_math.h"
 
-namespace s2s::run {
+namespace s2s::loss {
 namespace {
 
-using util::exp_nonpositive;
+using platform::exp_nonpositive;
 
-using util::widen;
+using platform::widen;
 
 // The gradient in the logits' type (bf16 rounded to nearest even; the loss checks finiteness
 // upstream).
@@ -25,7 +25,7 @@ S2S_INLINE float narrow<float>(float x) {
 }
 template <>
 S2S_INLINE uint16_t narrow<uint16_t>(float x) {
-  return util::to_bf16(x);
+  return platform::to_bf16(x);
 }
 
 template <typename T>
@@ -130,4 +130,4 @@ void cross_entropy_backward(const uint16_t* logits, const CrossEntropyRows& r, c
   backward(logits, r, d_nll, d_uniform, grad);
 }
 
-}  // namespace s2s::run
+}  // namespace s2s::loss

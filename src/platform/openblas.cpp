@@ -1,4 +1,4 @@
-#include "util/openblas.h"
+#include "platform/openblas.h"
 
 #include <dlfcn.h>
 
@@ -9,7 +9,7 @@
 
 #include "util/system.h"
 
-namespace s2s::util {
+namespace s2s::platform {
 namespace {
 
 constexpr const char* kChosenBy = "S2S_OPENBLAS_CHOSEN";  // what OpenBLAS took the CPU for
@@ -43,10 +43,10 @@ std::string loaded_openblas_core() {
 }  // namespace
 
 std::string openblas_core_for_flags(const std::string& flags) {
-  if (has_cpu_flags(flags, {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"})) {
+  if (util::has_cpu_flags(flags, {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"})) {
     return "SkylakeX";
   }
-  if (has_cpu_flags(flags, {"avx2", "fma"})) return "Haswell";
+  if (util::has_cpu_flags(flags, {"avx2", "fma"})) return "Haswell";
   return "";
 }
 
@@ -58,7 +58,7 @@ bool openblas_core_is_older(const std::string& detected, const std::string& want
 std::string openblas_core_to_set() {
   if (std::getenv("OPENBLAS_CORETYPE") != nullptr) return "";
   const std::string detected = loaded_openblas_core();
-  const std::string wanted = openblas_core_for_flags(cpu_flags());
+  const std::string wanted = openblas_core_for_flags(util::cpu_flags());
   return !detected.empty() && openblas_core_is_older(detected, wanted) ? wanted : "";
 }
 
@@ -83,4 +83,4 @@ std::string openblas_kernels() {
   return "OpenBLAS " + core + " kernels" + (user != nullptr ? " (OPENBLAS_CORETYPE)" : "");
 }
 
-}  // namespace s2s::util
+}  // namespace s2s::platform

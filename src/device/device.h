@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "util/cpu_load.h"
+#include "platform/cpu_load.h"
 
-namespace s2s::run {
+namespace s2s::device {
 
 // "auto" picks CUDA when available. Asking for CUDA on a machine without it is a ConfigError.
 torch::Device resolve_device(const std::string& name);
@@ -20,7 +20,7 @@ void seed_everything(int64_t seed);
 // Sets LibTorch's intra-op threads. `threads` > 0 is kept as given; 0 (the default) means one
 // thread per core that other processes leave free (at least one), measured over 0.1 s, unless
 // OMP_NUM_THREADS in the environment says how many. Returns a line for the log: the threads,
-// why, how OpenMP's threads wait (util/openmp.h) and which OpenBLAS kernels run (util/openblas.h).
+// why, how OpenMP's threads wait (platform/openmp.h) and which OpenBLAS kernels run (platform/openblas.h).
 std::string set_threads(int64_t threads);
 
 // True when set_threads(threads) lets the count follow the load (`threads` 0, no
@@ -31,7 +31,7 @@ bool threads_follow_load(int64_t threads);
 // for each other at every parallel region, so one thread on a core that another process holds
 // slows them all (a 2-thread step beside one busy process ran at 0.25-0.3 of its idle speed,
 // one thread at about 0.6). update() is called once a step and costs nothing between checks;
-// every kRecheckSeconds it reads /proc (util/cpu_load.h) and, when the free cores changed, sets
+// every kRecheckSeconds it reads /proc (platform/cpu_load.h) and, when the free cores changed, sets
 // the new count and logs it. Changes how fast steps run, never what they compute.
 class LoadFollowingThreads {
  public:
@@ -46,7 +46,7 @@ class LoadFollowingThreads {
   int cores_ = 1;
   int changes_logged_ = 0;
   std::chrono::steady_clock::time_point last_;
-  std::optional<util::CpuTimes> last_times_;
+  std::optional<platform::CpuTimes> last_times_;
 };
 
 // Threads for `cores` cores of which other processes keep `busy_of_others` busy:
@@ -59,4 +59,4 @@ int threads_for_free_cores(int cores, double busy_of_others);
 // leaves the thread count as it found it.
 double check_blas_speed();
 
-}  // namespace s2s::run
+}  // namespace s2s::device

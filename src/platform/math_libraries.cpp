@@ -1,13 +1,13 @@
-#include "util/math_libraries.h"
+#include "platform/math_libraries.h"
 
 #include <unistd.h>
 
 #include <string>
 
-#include "util/openblas.h"
-#include "util/openmp.h"
+#include "platform/openblas.h"
+#include "platform/openmp.h"
 
-namespace s2s::util {
+namespace s2s::platform {
 
 void choose_math_library_settings(char** argv) {
   // After the new start both are set in the environment, so this returns there.
@@ -21,4 +21,4 @@ void choose_math_library_settings(char** argv) {
   if (!core.empty()) unset_openblas_core();
 }
 
-}  // namespace s2s::util
+}  // namespace s2s::platform

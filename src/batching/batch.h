@@ -10,7 +10,7 @@
 #include "data/corpus.h"
 #include "data/vocab.h"
 
-namespace s2s::run {
+namespace s2s::batching {
 
 // Token ids of a corpus: sources end with </s>; targets are <s> y_1 .. y_n </s>.
 struct EncodedCorpus {
@@ -40,4 +40,4 @@ Batch make_batch(const EncodedCorpus& corpus, const std::vector<std::size_t>& in
 Batch make_source_batch(const std::vector<std::vector<int64_t>>& sources,
                         const std::vector<std::size_t>& indices, const torch::Device& device);
 
-}  // namespace s2s::run
+}  // namespace s2s::batching

@@ -1,11 +1,11 @@
-#include "util/cpu_load.h"
+#include "platform/cpu_load.h"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-namespace s2s::util {
+namespace s2s::platform {
 namespace {
 
 // "cpu  user nice system idle iowait irq softirq steal guest guest_nice": guest time is already
@@ -56,4 +56,4 @@ double busy_cores_of_others(const CpuTimes& before, const CpuTimes& after, int c
   return std::clamp(others / total * cores, 0.0, static_cast<double>(cores));
 }
 
-}  // namespace s2s::util
+}  // namespace s2s::platform

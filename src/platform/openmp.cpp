@@ -1,8 +1,8 @@
-#include "util/openmp.h"
+#include "platform/openmp.h"
 
 #include <cstdlib>
 
-namespace s2s::util {
+namespace s2s::platform {
 namespace {
 
 constexpr const char* kChosenBy = "S2S_OPENMP_CHOSEN";  // marks the second start
@@ -38,4 +38,4 @@ std::string openmp_waiting() {
   return "wait as libgomp does by default";
 }
 
-}  // namespace s2s::util
+}  // namespace s2s::platform

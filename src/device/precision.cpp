@@ -1,4 +1,4 @@
-#include "run/precision.h"
+#include "device/precision.h"
 
 #include <ATen/autocast_mode.h>
 #include <fmt/format.h>
@@ -13,7 +13,7 @@
 #include <ATen/cuda/CUDAContext.h>
 #endif
 
-namespace s2s::run {
+namespace s2s::device {
 namespace {
 
 // GFLOP/s of a [512 x 512] x [512 x 4096] product (the shape class of the output layer; smaller
@@ -123,4 +123,4 @@ AutocastGuard::~AutocastGuard() {
   }
 }
 
-}  // namespace s2s::run
+}  // namespace s2s::device

@@ -1,8 +1,8 @@
-#include "run/batch.h"
+#include "batching/batch.h"
 
 #include <algorithm>
 
-namespace s2s::run {
+namespace s2s::batching {
 namespace {
 
 // rows -> [B, max len] int64 tensor padded with <pad>, on the CPU.
@@ -77,4 +77,4 @@ Batch make_batch(const EncodedCorpus& corpus, const std::vector<std::size_t>& in
   return b;
 }
 
-}  // namespace s2s::run
+}  // namespace s2s::batching

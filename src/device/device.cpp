@@ -1,4 +1,4 @@
-#include "run/device.h"
+#include "device/device.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,10 +10,10 @@
 #include "config/choices.h"
 #include "util/error.h"
 #include "util/logging.h"
-#include "util/openblas.h"
-#include "util/openmp.h"
+#include "platform/openblas.h"
+#include "platform/openmp.h"
 
-namespace s2s::run {
+namespace s2s::device {
 
 torch::Device resolve_device(const std::string& name) {
   const auto kind = config::device_kind(name);
@@ -45,10 +45,10 @@ int64_t environment_threads() {
 
 // Cores other processes keep busy, measured over `seconds` (0 where /proc cannot be read).
 double busy_cores_now(double seconds, int cores) {
-  const auto before = util::read_cpu_times();
+  const auto before = platform::read_cpu_times();
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-  const auto after = util::read_cpu_times();
-  return before && after ? util::busy_cores_of_others(*before, *after, cores) : 0.0;
+  const auto after = platform::read_cpu_times();
+  return before && after ? platform::busy_cores_of_others(*before, *after, cores) : 0.0;
 }
 
 std::string plural_threads(int n) { return std::to_string(n) + (n == 1 ? " thread" : " threads"); }
@@ -63,9 +63,9 @@ int threads_for_free_cores(int cores, double busy_of_others) {
 bool threads_follow_load(int64_t threads) { return threads <= 0 && environment_threads() == 0; }
 
 std::string set_threads(int64_t threads) {
-  const std::string kernels = util::openblas_kernels();
+  const std::string kernels = platform::openblas_kernels();
   const std::string waiting =
-      "; OpenMP threads " + util::openmp_waiting() + (kernels.empty() ? "" : "; " + kernels);
+      "; OpenMP threads " + platform::openmp_waiting() + (kernels.empty() ? "" : "; " + kernels);
   const int64_t environment = environment_threads();
   if (threads > 0 || environment > 0) {
     const auto n = static_cast<int>(threads > 0 ? threads : environment);
@@ -85,7 +85,7 @@ std::string set_threads(int64_t threads) {
 LoadFollowingThreads::LoadFollowingThreads(int64_t threads)
     : cores_(machine_cores()),
       last_(std::chrono::steady_clock::now()),
-      last_times_(util::read_cpu_times()) {
+      last_times_(platform::read_cpu_times()) {
   active_ = threads_follow_load(threads) && last_times_.has_value() && cores_ > 1;
 }
 
@@ -93,9 +93,9 @@ void LoadFollowingThreads::update() {
   if (!active_) return;
   const auto now = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now - last_).count() < kRecheckSeconds) return;
-  const auto times = util::read_cpu_times();
+  const auto times = platform::read_cpu_times();
   if (!times) return;
-  const double busy = util::busy_cores_of_others(*last_times_, *times, cores_);
+  const double busy = platform::busy_cores_of_others(*last_times_, *times, cores_);
   last_ = now;
   last_times_ = times;
   const int n = threads_for_free_cores(cores_, busy);
@@ -143,4 +143,4 @@ double check_blas_speed() {
   return gflops;
 }
 
-}  // namespace s2s::run
+}  // namespace s2s::device

@@ -5,7 +5,7 @@
 
 #include <torch/torch.h>
 
-namespace s2s::run {
+namespace s2s::loss {
 
 struct LossResult {
   torch::Tensor loss;       // scalar: mean label-smoothed cross-entropy per real token (backward)
@@ -17,7 +17,7 @@ struct LossResult {
 // The two per-row terms of the loss for logits [N, V] and gold [N] (int64): nll = -log p(gold)
 // and uniform = -mean_v log p(v) (undefined unless want_uniform; the fused path always gives
 // it), both [N] in fp32 (double for double logits). fp32 and bf16 logits on a CPU take one
-// fused pass a row each way (run/cross_entropy_kernel.h); others LibTorch's log_softmax.
+// fused pass a row each way (loss/cross_entropy_kernel.h); others LibTorch's log_softmax.
 struct CrossEntropyTerms {
   torch::Tensor nll, uniform;
 };
@@ -30,4 +30,4 @@ CrossEntropyTerms cross_entropy_terms(const torch::Tensor& logits, const torch::
 LossResult sequence_loss(const torch::Tensor& logits, const torch::Tensor& token_index,
                          const torch::Tensor& targets, double label_smoothing);
 
-}  // namespace s2s::run
+}  // namespace s2s::loss

@@ -1,12 +1,12 @@
 #pragma once
 // How much of the machine other processes use, from /proc: the load the program's thread count
-// follows (run/device.h). OpenMP threads wait for each other at every parallel region, so a
+// follows (device/device.h). OpenMP threads wait for each other at every parallel region, so a
 // thread on a core that another process holds slows all of them; one thread per free core
 // does not.
 
 #include <optional>
 
-namespace s2s::util {
+namespace s2s::platform {
 
 // CPU time in clock ticks, of the whole machine and of this process.
 struct CpuTimes {
@@ -24,4 +24,4 @@ std::optional<CpuTimes> read_cpu_times();
 // 0 when no time passed.
 double busy_cores_of_others(const CpuTimes& before, const CpuTimes& after, int cores);
 
-}  // namespace s2s::util
+}  // namespace s2s::platform

@@ -8,11 +8,11 @@
 
 namespace s2s::util {
 
-class MetricsLog {
+class JsonlWriter {
  public:
-  MetricsLog() = default;
+  JsonlWriter() = default;
   // Appends to `path` (resumed runs continue the same file).
-  explicit MetricsLog(const std::string& path);
+  explicit JsonlWriter(const std::string& path);
   void write(const nlohmann::json& event);
 
  private:

@@ -1,6 +1,6 @@
 #pragma once
 // exp and tanh as plain arithmetic that the compiler vectorizes, for the torch-free kernels
-// (run/cross_entropy_kernel.cpp, model/additive_kernel.cpp): a call to std::exp or std::tanh in
+// (loss/cross_entropy_kernel.cpp, model/additive_kernel.cpp): a call to std::exp or std::tanh in
 // a loop keeps it scalar. Those files compile with -fno-math-errno -fno-trapping-math, without
 // which these loops stay scalar too, and their loop functions are built once per instruction
 // set with S2S_VECTOR_CLONES (everything below is inlined into each clone).
@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace s2s::util {
+namespace s2s::platform {
 
 // A function compiled for AVX-512, AVX2 and the baseline, one chosen once at load time. The
 // instruction sets are named once here: tests/unit/vector_math_test.cpp checks the accuracy of
@@ -85,4 +85,4 @@ S2S_INLINE uint16_t to_bf16(float x) {
   return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
 }
 
-}  // namespace s2s::util
+}  // namespace s2s::platform

@@ -19,7 +19,7 @@
 
 #include <string>
 
-namespace s2s::run {
+namespace s2s::device {
 
 enum class Precision { kFp32, kBf16 };
 
@@ -66,4 +66,4 @@ class AutocastGuard {
   at::ScalarType old_dtype_ = at::kFloat;
 };
 
-}  // namespace s2s::run
+}  // namespace s2s::device
