@@ -86,6 +86,7 @@ void run_train(const TrainArgs& args) {
   train::TrainOptions train_options;
   train_options.resume = args.resume;
   train_options.overwrite = args.overwrite;
+  train_options.config_file = args.config;
   device::check_blas_speed();  // warns when the system BLAS is the slow reference one
   train::Trainer trainer(config, train_options);  // holds the run directory's lock to the end
   const auto summary = trainer.train();

@@ -305,6 +305,7 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     throw ConfigError(path + ": config file not found");
   }
   const std::string text = util::read_file(path);
+  check_nesting(text, path);
   json j;
   try {
     j = json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <unordered_map>
 
 #include "util/error.h"
 
@@ -69,13 +70,43 @@ std::vector<KeySite> scan_keys(const std::string& text) {
   return sites;
 }
 
-void reject_duplicate_keys(const std::vector<KeySite>& sites, const std::string& origin) {
-  for (std::size_t i = 0; i < sites.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      if (sites[j].path != sites[i].path) continue;
-      throw ConfigError(origin + ": duplicate key '" + sites[i].path + "' at lines " +
-                        std::to_string(sites[j].line) + " and " + std::to_string(sites[i].line));
+void check_nesting(const std::string& text, const std::string& origin) {
+  std::size_t depth = 0, line = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
+      const bool block = text[i + 1] == '*';
+      const std::size_t end = text.find(block ? "*/" : "\n", i + 2);
+      const std::size_t stop = end == std::string::npos ? text.size() : end + (block ? 2 : 0);
+      line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
+                                                  text.begin() + static_cast<std::ptrdiff_t>(stop),
+                                                  '\n'));
+      i = stop - 1;
+    } else if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) ++i;
+      }
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxJsonDepth) {
+        throw ConfigError(origin + ":" + std::to_string(line) +
+                          ": objects and arrays nested deeper than " +
+                          std::to_string(kMaxJsonDepth) + " levels");
+      }
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
     }
+  }
+}
+
+void reject_duplicate_keys(const std::vector<KeySite>& sites, const std::string& origin) {
+  std::unordered_map<std::string, std::size_t> first_line;  // path -> line of its first site
+  for (const auto& site : sites) {
+    const auto [it, inserted] = first_line.emplace(site.path, site.line);
+    if (inserted) continue;
+    throw ConfigError(origin + ": duplicate key '" + site.path + "' at lines " +
+                      std::to_string(it->second) + " and " + std::to_string(site.line));
   }
 }
 

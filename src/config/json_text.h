@@ -23,6 +23,14 @@ struct KeySite {
 // range), in order.
 std::vector<KeySite> scan_keys(const std::string& text);
 
+// Objects and arrays nested deeper than this are refused before the text is parsed: a real
+// config nests 4 deep, and the key scan's paths grow with the depth.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+// ConfigError "ORIGIN:LINE: objects and arrays nested deeper than 64 levels" for the first
+// bracket past kMaxJsonDepth (strings and comments skipped). Linear time, constant memory.
+void check_nesting(const std::string& text, const std::string& origin);
+
 // ConfigError "ORIGIN: duplicate key 'K' at lines A and B" for the first key given twice in
 // one object.
 void reject_duplicate_keys(const std::vector<KeySite>& sites, const std::string& origin);

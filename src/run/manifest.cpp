@@ -1,8 +1,10 @@
 #include "run/manifest.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 
 #include "util/error.h"
@@ -15,30 +17,22 @@ namespace {
 namespace fs = std::filesystem;
 constexpr const char* kManifest = "manifest.json";
 constexpr const char* kLock = "train.lock";
+constexpr const char* kProgram = "s2s";
 
-// A run directory written before manifests existed: config.json and checkpoints/.
-bool is_legacy_run(const std::string& dir) {
-  return fs::is_regular_file(dir + "/config.json") && fs::is_directory(dir + "/checkpoints");
+// A new run id: 16 hex digits.
+std::string new_run_id() {
+  std::random_device device;
+  std::mt19937_64 generator((static_cast<uint64_t>(device()) << 32) ^ device());
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(generator()));
+  return id;
 }
 
-// The files an earlier version wrote, by name.
-std::vector<std::string> legacy_files(const std::string& dir) {
-  std::vector<std::string> out;
+// Whether `path` lies inside `root` (both as they resolve on disk, symbolic links followed).
+bool resolves_inside(const fs::path& path, const fs::path& root) {
   std::error_code ec;
-  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
-    if (!e.is_regular_file()) continue;
-    const auto rel = fs::relative(e.path(), dir).string();
-    const auto name = e.path().filename().string();
-    const bool known =
-        rel == "config.json" || rel == "src_vocab.txt" || rel == "tgt_vocab.txt" ||
-        rel == "metrics.jsonl" || rel == "train.log" || rel.rfind("checkpoints/", 0) == 0 ||
-        rel.rfind("heatmaps/", 0) == 0 ||
-        (rel.find('/') == std::string::npos &&
-         (e.path().extension() == ".hyp" ||
-          (name.size() > 12 && name.compare(name.size() - 12, 12, ".scores.json") == 0)));
-    if (known) out.push_back(rel);
-  }
-  return out;
+  const auto rel = fs::weakly_canonical(path, ec).lexically_relative(fs::weakly_canonical(root, ec));
+  return !ec && !rel.empty() && *rel.begin() != ".." && *rel.begin() != ".";
 }
 
 }  // namespace
@@ -59,6 +53,27 @@ void update_manifest(const std::string& dir, const std::function<void(nlohmann::
   });
 }
 
+bool has_run_mark(const nlohmann::json& manifest) {
+  if (!manifest.is_object()) return false;
+  if (manifest.contains("program")) return manifest["program"] == kProgram;
+  return manifest.contains("files") && manifest["files"].is_array() &&
+         manifest.contains("provenance") && manifest["provenance"].is_object();
+}
+
+void mark_run_dir(const std::string& dir) {
+  update_manifest(dir, [](nlohmann::json& manifest) {
+    manifest["program"] = kProgram;
+    if (!manifest.contains("run_id")) manifest["run_id"] = new_run_id();  // kept on resume
+    std::set<std::string> files{kManifest, kLock};
+    if (manifest.contains("files") && manifest["files"].is_array()) {
+      for (const auto& f : manifest["files"]) {
+        if (f.is_string()) files.insert(f.get<std::string>());
+      }
+    }
+    manifest["files"] = std::vector<std::string>(files.begin(), files.end());
+  });
+}
+
 RunDirKind inspect_run_dir(const std::string& dir) {
   std::error_code ec;
   const auto status = fs::status(dir, ec);
@@ -70,15 +85,18 @@ RunDirKind inspect_run_dir(const std::string& dir) {
     if (entry.path().filename() != kLock) empty = false;
   }
   if (empty) return RunDirKind::kEmpty;
-  if (fs::is_regular_file(dir + "/" + kManifest) || is_legacy_run(dir)) return RunDirKind::kRun;
+  // Another tool's manifest.json, even one that is not JSON, only makes the directory foreign.
+  const auto manifest_path = dir + "/" + kManifest;
+  if (fs::is_regular_file(manifest_path) &&
+      has_run_mark(nlohmann::json::parse(util::read_file(manifest_path), nullptr, false))) {
+    return RunDirKind::kRun;
+  }
   return RunDirKind::kForeign;
 }
 
 std::vector<std::string> owned_files(const std::string& dir) {
   const auto manifest = read_manifest(dir);
-  if (!manifest.contains("files")) {
-    return is_legacy_run(dir) ? legacy_files(dir) : std::vector<std::string>{};
-  }
+  if (!has_run_mark(manifest) || !manifest.contains("files")) return {};
   std::vector<std::string> out;
   for (const auto& f : manifest["files"]) {
     if (f.is_string()) out.push_back(f.get<std::string>());
@@ -116,9 +134,10 @@ int remove_owned_files(const std::string& dir) {
   std::set<fs::path> parents;
   std::error_code ec;
   for (const auto& rel : owned_files(dir)) {
+    if (rel == kManifest || rel == kLock) continue;  // the mark, and the lock this run holds
     const fs::path path = fs::path(dir) / rel;
     // Never outside the run directory, whatever a manifest says.
-    if (rel.empty() || fs::path(rel).is_absolute() || rel.find("..") != std::string::npos) continue;
+    if (rel.empty() || fs::path(rel).is_absolute() || !resolves_inside(path, dir)) continue;
     if (fs::is_regular_file(fs::symlink_status(path, ec)) && fs::remove(path, ec)) ++removed;
     for (auto p = path.parent_path(); p != fs::path(dir) && !p.empty(); p = p.parent_path()) {
       parents.insert(p);
@@ -128,8 +147,16 @@ int remove_owned_files(const std::string& dir) {
   for (auto it = parents.rbegin(); it != parents.rend(); ++it) {
     if (fs::is_directory(*it, ec) && fs::is_empty(*it, ec)) fs::remove(*it, ec);
   }
-  fs::remove(fs::path(dir) / kManifest, ec);
+  update_manifest(dir, [](nlohmann::json& manifest) { manifest = nlohmann::json::object(); });
+  mark_run_dir(dir);
   return removed;
+}
+
+bool is_owned_temp(const std::vector<std::string>& owned, const std::string& relative) {
+  const auto at = relative.rfind(".tmp.");
+  if (at == std::string::npos) return false;
+  const auto base = relative.substr(0, at);
+  return std::find(owned.begin(), owned.end(), base) != owned.end();
 }
 
 }  // namespace s2s::run

@@ -1,11 +1,13 @@
 #include "train/training_run_dir.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "config/json_io.h"
 #include "run/manifest.h"
+#include "run/provenance.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/logging.h"
@@ -16,6 +18,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Whether `path` is `root` or lies below it (both canonical).
+bool is_within(const fs::path& path, const fs::path& root) {
+  const auto rel = path.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+fs::path canonical_path(const std::string& path) {
+  std::error_code ec;
+  const auto p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? fs::absolute(path).lexically_normal() : p;
+}
+
 }  // namespace
 
 TrainingRunDir::TrainingRunDir(const config::Config& config, const TrainOptions& options)
@@ -23,6 +37,7 @@ TrainingRunDir::TrainingRunDir(const config::Config& config, const TrainOptions&
   if (options.resume && options.overwrite) {
     throw UserError("--resume and --overwrite exclude each other: continue the run, or start over");
   }
+  check_location(config, options.config_file);
   if (run::inspect_run_dir(paths_.dir) == run::RunDirKind::kNotDirectory) {
     throw UserError("run_dir " + paths_.dir + ": exists and is not a directory");
   }
@@ -33,9 +48,53 @@ TrainingRunDir::TrainingRunDir(const config::Config& config, const TrainOptions&
   }
 }
 
+// --overwrite removes files in run_dir, and every run writes there: never a directory that
+// holds anything but the run.
+void TrainingRunDir::check_location(const config::Config& config,
+                                    const std::string& config_file) const {
+  const auto dir = canonical_path(paths_.dir);
+  const auto refuse = [&](const std::string& why) {
+    throw UserError("run_dir " + paths_.dir + ": " + why + "; give the run a directory of its own");
+  };
+  if (dir == dir.root_path()) refuse("is the root directory");
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && *home != '\0' && dir == canonical_path(home)) {
+    refuse("is the home directory");
+  }
+  const auto cwd = canonical_path(".");
+  if (cwd == dir) refuse("is the working directory");
+  if (is_within(cwd, dir)) refuse("is an ancestor of the working directory");
+  auto files = run::data_files(config);
+  if (!config_file.empty() && canonical_path(config_file) != canonical_path(paths_.config())) {
+    files.push_back(config_file);
+  }
+  for (const auto& file : files) {
+    if (is_within(canonical_path(file), dir)) refuse("holds " + file + ", which the training reads");
+  }
+}
+
 void TrainingRunDir::check_new_run() const {
   const auto kind = run::inspect_run_dir(paths_.dir);
   if (kind == run::RunDirKind::kMissing || kind == run::RunDirKind::kEmpty) return;
+  if (kind == run::RunDirKind::kForeign && fs::exists(paths_.dir + "/manifest.json")) {
+    throw UserError("run_dir " + paths_.dir +
+                    " holds a manifest.json that this program did not write; choose another "
+                    "run_dir");
+  }
+  if (kind == run::RunDirKind::kForeign && options_.overwrite) {
+    // Training beside another program's files is safe only if the run would write none of them.
+    std::vector<std::string> taken;
+    for (const std::string name :
+         {"config.json", "src_vocab.txt", "tgt_vocab.txt", "metrics.jsonl", "train.log",
+          "checkpoints", "heatmaps", "test.hyp", "test.scores.json", "valid.hyp",
+          "valid.scores.json", "report.html"}) {
+      if (fs::exists(fs::symlink_status(paths_.dir + "/" + name))) taken.push_back(name);
+    }
+    if (!taken.empty()) {
+      throw UserError("run_dir " + paths_.dir + " holds " + util::join(taken, ", ") +
+                      " of another program, which a run would overwrite; choose another run_dir");
+    }
+  }
   if (kind == run::RunDirKind::kForeign && !options_.overwrite) {
     throw UserError("run_dir " + paths_.dir +
                     " is not empty and holds no run of this program; choose another run_dir, "
@@ -76,20 +135,19 @@ void TrainingRunDir::claim(const config::Config& config, const data::Vocab& src_
                            const std::vector<std::pair<std::string, std::string>>& model_files,
                            int64_t resume_step) {
   fs::create_directories(paths_.dir);
+  // The lock is held from here to the end; no sweep below ever removes it.
   lock_ = std::make_unique<util::FileLock>(paths_.lock(), "run_dir " + paths_.dir);
   // Under the lock: a training that started meanwhile may have written here.
   if (!options_.resume) check_new_run();
   auto log = util::logger("train");
-  if (options_.overwrite) {
+  sweep_temporaries();  // while the manifest still lists the files they belong to
+  if (options_.overwrite && run::inspect_run_dir(paths_.dir) == run::RunDirKind::kRun) {
     const int removed = run::remove_owned_files(paths_.dir);
     log->info("--overwrite: removed {} files of the previous run in {}", removed, paths_.dir);
+  } else {
+    run::mark_run_dir(paths_.dir);  // the mark first, before any other file of the run
   }
   fs::create_directories(paths_.checkpoints());
-  for (const auto& dir : {paths_.dir, paths_.checkpoints()}) {
-    if (const int stale = util::remove_stale_temp_files(dir)) {
-      log->info("removed {} temporary files left by a killed process in {}", stale, dir);
-    }
-  }
   if (options_.resume) {
     fs::remove(paths_.checkpoint("pending"));  // never confirmed by a later step
     truncate_metrics(paths_.metrics(), resume_step);
@@ -105,6 +163,19 @@ void TrainingRunDir::claim(const config::Config& config, const data::Vocab& src_
   record({paths_.config(), paths_.src_vocab(), paths_.tgt_vocab(), paths_.lock(), paths_.metrics(),
           paths_.log()});
   util::add_log_file(paths_.log());
+}
+
+void TrainingRunDir::sweep_temporaries() const {
+  const auto owned = run::owned_files(paths_.dir);
+  for (const std::string sub : {"", "checkpoints/"}) {
+    const auto dir = sub.empty() ? paths_.dir : paths_.checkpoints();
+    const int stale = util::remove_stale_temp_files(
+        dir, [&](const std::string& name) { return run::is_owned_temp(owned, sub + name); });
+    if (stale > 0) {
+      util::logger("train")->info("removed {} temporary files left by a killed process in {}",
+                                  stale, dir);
+    }
+  }
 }
 
 void TrainingRunDir::record(const std::vector<std::string>& files) const {

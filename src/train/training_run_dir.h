@@ -1,6 +1,8 @@
 #pragma once
 // The run directory of one training, handled so that nothing is lost or mixed up:
-//   1. check (no write): run_dir is a directory or absent; --resume has a last.pt; a new run
+//   1. check (no write): run_dir is not /, the home directory, the working directory or one of
+//      its ancestors, and holds neither the config file (other than the run's own config.json)
+//      nor a data file; run_dir is a directory or absent; --resume has a last.pt; a new run
 //      goes only into an empty or absent directory, or with --overwrite into one holding a run
 //      of this program; --resume takes only the config changes a resumed run can apply;
 //   2. claim (after every input has been checked): lock the directory for the life of the
@@ -21,8 +23,9 @@
 namespace s2s::train {
 
 struct TrainOptions {
-  bool resume = false;     // continue from <run_dir>/checkpoints/last.pt
-  bool overwrite = false;  // start over in a run directory that holds a run
+  bool resume = false;      // continue from <run_dir>/checkpoints/last.pt
+  bool overwrite = false;   // start over in a run directory that holds a run
+  std::string config_file;  // the config file given (-c), which run_dir must not hold
 };
 
 class TrainingRunDir {
@@ -47,7 +50,10 @@ class TrainingRunDir {
   const run::RunPaths& paths() const { return paths_; }
 
  private:
+  void check_location(const config::Config& config, const std::string& config_file) const;
   void check_new_run() const;
+  // Removes the temporary files of listed files that a killed process left (run/manifest.h).
+  void sweep_temporaries() const;
   void check_resume(const config::Config& config);
 
   run::RunPaths paths_;

@@ -61,12 +61,13 @@ void write_file_atomic(const std::string& path, const std::string& contents) {
   }
 }
 
-int remove_stale_temp_files(const std::string& dir) {
+int remove_stale_temp_files(const std::string& dir,
+                            const std::function<bool(const std::string& name)>& ours) {
   std::error_code ec;
   int removed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const long pid = temp_owner(entry.path().filename().string());
-    if (pid <= 0 || pid == ::getpid()) continue;
+    if (pid <= 0 || pid == ::getpid() || !ours(entry.path().filename().string())) continue;
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // still running
     if (std::filesystem::remove(entry.path(), ec)) ++removed;
   }

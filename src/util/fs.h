@@ -1,6 +1,7 @@
 #pragma once
 // Small file helpers shared by every module.
 
+#include <functional>
 #include <string>
 
 namespace s2s::util {
@@ -17,8 +18,10 @@ void write_file_atomic(const std::string& path, const std::string& contents);
 // The temporary file write_file_atomic uses for `path`: path + ".tmp." + this process's PID.
 std::string temp_path(const std::string& path);
 
-// Removes the temporary files (`*.tmp.<pid>`) in `dir` whose process no longer runs: the
-// leftovers of a process killed mid-write. Returns how many were removed.
-int remove_stale_temp_files(const std::string& dir);
+// Removes the temporary files (`*.tmp.<pid>`) in `dir` whose process no longer runs and whose
+// name `ours` accepts: the leftovers of a process of this program killed mid-write. Returns
+// how many were removed.
+int remove_stale_temp_files(const std::string& dir,
+                            const std::function<bool(const std::string& name)>& ours);
 
 }  // namespace s2s::util

@@ -4,6 +4,21 @@
 source "$(dirname "$0")/lib.sh"
 make_corpus
 run=$work/run
+
+# A config nested 100,000 deep: refused at once, in the memory of a small config's check.
+python3 -c "print('{\"a\":' * 100000 + '1' + '}' * 100000)" > "$work/deep.json"
+measure "$work/small.m" "$s2s" config --check "$work/tiny.json"
+measure "$work/deep.m" "$s2s" config --check "$work/deep.json"
+read -r small_code small_rss small_s < "$work/small.m"
+read -r deep_code deep_rss deep_s < "$work/deep.m"
+[ "$small_code" = 0 ] || { cat "$work/measure.out"; fail "config --check of tiny.json"; }
+[ "$deep_code" = 2 ] || { cat "$work/measure.out"; fail "a 100,000-deep config: exit $deep_code"; }
+grep -q "deep.json:1: objects and arrays nested deeper than 64 levels" "$work/measure.out" ||
+  { cat "$work/measure.out"; fail "the depth error does not name the file and line"; }
+[ $(( deep_rss - small_rss )) -lt 51200 ] ||
+  fail "a 100,000-deep config took $deep_rss KB, a small one $small_rss KB"
+python3 -c "import sys; sys.exit(0 if $deep_s <= $small_s + 2 else 1)" ||
+  fail "a 100,000-deep config took $deep_s s, a small one $small_s s"
 train --set evaluation.beam_size=2
 
 # One line of 20,000 words: answered at once, cut to evaluation.max_src_len.

@@ -58,3 +58,21 @@ train() {
 
 # The steps logged in a metrics.jsonl, one per line.
 steps_of() { grep -o '"step":[0-9]*' "$1" | cut -d: -f2; }
+
+# measure OUT COMMAND...: runs COMMAND (its output to $work/measure.out) and writes
+# "EXIT_CODE PEAK_RSS_KB SECONDS" to OUT: the peak resident memory, since an address-space cap
+# does not work under ASan and LibTorch maps about 1.5 GB of address space at start-up.
+measure() {
+  local out=$1
+  shift
+  python3 - "$out" "$work/measure.out" "$@" <<'PY'
+import resource, subprocess, sys, time
+out, log, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+start = time.monotonic()
+with open(log, "w") as f:
+    code = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT)
+seconds = time.monotonic() - start
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+open(out, "w").write(f"{code} {rss} {seconds:.2f}\n")
+PY
+}

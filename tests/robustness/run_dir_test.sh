@@ -10,9 +10,45 @@ run=$work/run
 mkdir -p "$work/mine" && echo keep > "$work/mine/notes.txt"
 expect 2 "run_dir $work/mine is not empty and holds no run of this program" \
   "$s2s" train -c "$work/tiny.json" --set run_dir="$work/mine"
-(cd "$work/mine" && expect 2 "run_dir $work/mine is not empty" "$s2s" train -c "$work/tiny.json" --set run_dir=.)
+(cd "$work/mine" && expect 2 "run_dir $work/mine: is the working directory" "$s2s" train -c "$work/tiny.json" --set run_dir=. --overwrite)
 [ "$(cat "$work/mine/notes.txt")" = keep ] || fail "notes.txt was touched"
 [ "$(ls "$work/mine")" = notes.txt ] || fail "files were written into a foreign directory"
+
+# Never a directory that holds more than the run: /, the home directory, the working directory
+# or an ancestor of it, a directory holding the config or the data.
+(cd "$work/mine" && expect 2 "run_dir $work: is an ancestor of the working directory" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir=.. --overwrite)
+expect 2 "run_dir /: is the root directory" "$s2s" train -c "$work/tiny.json" --set run_dir=/ --overwrite
+mkdir -p "$work/home"
+HOME=$work/home expect 2 "run_dir $work/home: is the home directory" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/home" --overwrite
+expect 2 "run_dir $work: holds $work/data/train.en, which the training reads" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work" --overwrite
+mkdir -p "$work/with_config" && cp "$work/tiny.json" "$work/with_config/my.json"
+expect 2 "run_dir $work/with_config: holds .*my.json, which the training reads" \
+  "$s2s" train -c "$work/with_config/my.json" --set run_dir="$work/with_config" --overwrite
+[ "$(ls "$work/with_config")" = my.json ] || fail "files were written beside the config"
+
+# A directory of another tool with a config.json and a checkpoints/ is not a run of this
+# program: --overwrite refuses to train where the run would write over its files, and trains
+# beside files it would not touch.
+other=$work/other
+mkdir -p "$other/checkpoints" "$other/heatmaps"
+for f in config.json checkpoints/model.pt heatmaps/a.csv out.hyp out.scores.json train.log; do
+  echo "another tool's $f" > "$other/$f"
+done
+(cd "$other" && find . -type f | sort | xargs md5sum) > "$work/other.sums"
+expect 2 "run_dir $other is not empty and holds no run of this program" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$other"
+expect 2 "run_dir $other holds config.json, train.log, checkpoints, heatmaps of another program" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$other" --overwrite --skip-test
+(cd "$other" && md5sum -c --quiet "$work/other.sums") || fail "--overwrite changed another tool's files"
+[ "$(find "$other" -type f | wc -l)" = 6 ] || fail "files were written beside another tool's"
+rm -r "$other/config.json" "$other/train.log" "$other/checkpoints" "$other/heatmaps"
+(cd "$other" && find . -type f | sort | xargs md5sum) > "$work/other.sums"
+expect 0 "" "$s2s" train -c "$work/tiny.json" --set run_dir="$other" --overwrite --skip-test
+expect 0 "" "$s2s" train -c "$work/tiny.json" --set run_dir="$other" --overwrite --skip-test
+(cd "$other" && md5sum -c --quiet "$work/other.sums") || fail "--overwrite changed another tool's files"
 
 # A regular file where the run directory should be.
 touch "$work/afile"
@@ -42,6 +78,14 @@ train --overwrite --set evaluation.heatmaps=1
 [ ! -e "$run/heatmaps/0002_head0.csv" ] || fail "an old heatmap survived --overwrite"
 [ -f "$run/heatmaps/0001_head0.csv" ] || fail "no new heatmap"
 
+# --overwrite sweeps the temporaries of its own files that a killed process left, never a
+# user's file that looks like one.
+echo mine > "$run/notes.tmp.999999"
+echo stale > "$run/checkpoints/last.pt.tmp.999999"
+train --overwrite
+[ -f "$run/notes.tmp.999999" ] || fail "--overwrite removed a user's notes.tmp.999999"
+[ ! -e "$run/checkpoints/last.pt.tmp.999999" ] || fail "a stale temporary of last.pt survived"
+
 # A --resume that cannot apply (model size) is refused before anything is rewritten.
 config_sum=$(md5sum < "$run/config.json")
 expect 2 "--resume: .*model.hidden_size 16 -> 32" \
@@ -62,5 +106,15 @@ first=$!
 for _ in $(seq 100); do grep -q "step 1/" "$work/busy.out" 2>/dev/null && break; sleep 0.2; done
 expect 2 "run_dir $work/busy is in use by process $first" \
   "$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --overwrite
+kill -KILL $first; wait $first || true
+
+# --overwrite keeps the lock it holds: a --resume beside it is refused while it runs.
+"$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --overwrite --set training.max_steps=100000 \
+  --set training.epochs=100000 --set training.validate_every=100000 > "$work/busy.out" 2>&1 &
+first=$!
+for _ in $(seq 100); do grep -q "step 1/" "$work/busy.out" 2>/dev/null && break; sleep 0.2; done
+[ -f "$work/busy/train.lock" ] || fail "--overwrite removed the train.lock it holds"
+expect 2 "run_dir $work/busy is in use by process $first" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --resume
 kill -KILL $first; wait $first || true
 echo "run directory robustness tests passed"
