@@ -182,22 +182,48 @@ void setup_study(CLI::App& app) {
   });
 }
 
+// Every size has a bound, checked before any work: what the tensors of the largest allowed
+// options hold stays under about 1 GB of doubles.
+constexpr double kMaxElements = 1.25e8;
+
+void check_range(const std::string& flag, int64_t value, int64_t low, int64_t high) {
+  if (value < low || value > high) {
+    throw UserError(flag + ": must be in [" + std::to_string(low) + ", " + std::to_string(high) +
+                    "], got " + std::to_string(value));
+  }
+}
+
 void check_options(const StudyScalingArgs& o) {
   check_csv(o.csv);
   const auto& s = o.study;
   if (s.dims.empty()) throw UserError("--dims: give at least one dimension");
   for (const int64_t d : s.dims) {
     if (d < 1) throw UserError("--dims: every dimension must be >= 1, got " + std::to_string(d));
+    check_range("--dims", d, 1, 65536);
   }
-  if (s.keys < 2) throw UserError("--keys: must be >= 2, got " + std::to_string(s.keys));
-  if (s.samples < 2) throw UserError("--samples: must be >= 2, got " + std::to_string(s.samples));
+  check_range("--keys", s.keys, 2, 100000);
+  check_range("--samples", s.samples, 2, 10000000);
+  const auto largest = *std::max_element(s.dims.begin(), s.dims.end());
+  if (static_cast<double>(s.samples) * static_cast<double>(s.keys) * static_cast<double>(largest) >
+      kMaxElements) {
+    throw UserError("--samples x --keys x --dims: " + std::to_string(s.samples) + " x " +
+                    std::to_string(s.keys) + " x " + std::to_string(largest) +
+                    " values are too many (at most 1.25e8)");
+  }
 }
 
 void check_options(const StudyInitArgs& o) {
   check_csv(o.csv);
   const auto& s = o.stack;
-  if (s.depth < 1) throw UserError("--depth: must be >= 1, got " + std::to_string(s.depth));
-  if (s.width < 1) throw UserError("--width: must be >= 1, got " + std::to_string(s.width));
+  check_range("--depth", s.depth, 1, 10000);
+  check_range("--width", s.width, 1, 8192);
+  // The stack keeps every layer's activations [B, W] for the backward pass.
+  if (static_cast<double>(s.depth) * static_cast<double>(s.batch) * static_cast<double>(s.width) >
+      kMaxElements) {
+    throw UserError("--depth x --width: " + std::to_string(s.depth) + " layers of " +
+                    std::to_string(s.width) + " units hold too many activations (at most 1.25e8 "
+                    "values for a batch of " + std::to_string(s.batch) + ")");
+  }
   if (o.skip_training) return;
   const auto steps = o.training.steps;
   if (steps < 1) throw UserError("--train-steps: must be >= 1, got " + std::to_string(steps));

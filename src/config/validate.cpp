@@ -152,7 +152,8 @@ void validate_training(const TrainingConfig& t) {
   require_choice<StoppingMetric>("training.early_stopping_metric", t.early_stopping_metric);
   require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);
   require(t.num_samples >= 0, "training.num_samples", "must be >= 0", t.num_samples);
-  require(t.threads >= 0, "training.threads", "must be >= 0 (0 = one per free core)", t.threads);
+  require(t.threads >= 0 && t.threads <= 1024, "training.threads",
+          "must be in [0, 1024] (0 = one per free core)", t.threads);
   require_choice<PrecisionMode>("training.precision", t.precision);
   require(t.dist_timeout_s > 0, "training.dist_timeout_s", "must be > 0", t.dist_timeout_s);
   const ReinforceConfig& r = t.reinforce;
@@ -176,8 +177,12 @@ void validate_evaluation(const EvaluationConfig& e) {
   require(e.length_penalty >= 0, "evaluation.length_penalty", "must be >= 0", e.length_penalty);
   require(e.n_best >= 1 && e.n_best <= e.beam_size, "evaluation.n_best",
           "must be in [1, evaluation.beam_size]", e.n_best);
-  require(e.max_len_ratio > 0, "evaluation.max_len_ratio", "must be > 0", e.max_len_ratio);
-  require(e.max_len_extra >= 0, "evaluation.max_len_extra", "must be >= 0", e.max_len_extra);
+  // Bounds on the longest hypothesis, ratio x source + extra: beyond them a decoder would ask
+  // for memory no machine has (Marian's max-length-factor defaults to 3).
+  require(e.max_len_ratio > 0 && e.max_len_ratio <= 100, "evaluation.max_len_ratio",
+          "must be in (0, 100]", e.max_len_ratio);
+  require(e.max_len_extra >= 0 && e.max_len_extra <= 10000, "evaluation.max_len_extra",
+          "must be in [0, 10000]", e.max_len_extra);
   require(e.batch_size >= 1, "evaluation.batch_size", "must be >= 1", e.batch_size);
   require_choice("evaluation.bleu_tokenize", e.bleu_tokenize, bleu_tokenizer_names());
   require(e.heatmaps >= 0, "evaluation.heatmaps", "must be >= 0", e.heatmaps);

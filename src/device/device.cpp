@@ -68,10 +68,18 @@ std::string set_threads(int64_t threads) {
       "; OpenMP threads " + platform::openmp_waiting() + (kernels.empty() ? "" : "; " + kernels);
   const int64_t environment = environment_threads();
   if (threads > 0 || environment > 0) {
-    const auto n = static_cast<int>(threads > 0 ? threads : environment);
+    const auto asked = threads > 0 ? threads : environment;
+    const std::string source = threads > 0 ? "the threads key" : "OMP_NUM_THREADS";
+    // More threads than the machine has only wait on each other (and a huge count would take
+    // minutes to start): at most one per hardware thread.
+    const int cores = std::max(machine_cores(), 1);
+    const auto n = static_cast<int>(std::min<int64_t>(asked, cores));
     torch::set_num_threads(n);
-    return plural_threads(n) + (threads > 0 ? " (the threads key)" : " (OMP_NUM_THREADS)") +
-           waiting;
+    if (n < asked) {
+      return fmt::format("{} ({} asked for {}; this machine has {} hardware threads)",
+                         plural_threads(n), source, asked, cores) + waiting;
+    }
+    return plural_threads(n) + " (" + source + ")" + waiting;
   }
   const int cores = machine_cores();
   const double busy = busy_cores_now(0.1, cores);

@@ -31,6 +31,21 @@ start=$(date +%s)
 grep -q "stdin:1: source of 20000 tokens cut to its first 250 (evaluation.max_src_len)" "$work/long.err" ||
   { cat "$work/long.err"; fail "no warning naming the cut line"; }
 
+# Every size has a bound, named with its key or flag before any work.
+expect 2 "training.threads must be in \[0, 1024\]" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/t" --set training.threads=100000
+expect 2 "evaluation.max_len_ratio must be in \(0, 100\]" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/t" --set evaluation.max_len_ratio=1e9
+expect 2 "^error: --dims: must be in \[1, 65536\], got 100000000" \
+  "$s2s" study scaling --dims 100000000
+expect 2 "^error: --depth: must be in \[1, 10000\], got 1000000" \
+  "$s2s" study init --depth 1000000 --skip-training
+expect 2 "^error: --samples x --keys x --dims" "$s2s" study scaling --dims 65536 --samples 1000000
+# More threads than the machine has: one per hardware thread, and the log says so.
+train --set run_dir="$work/many_threads" --set training.threads=1024 --set training.max_steps=2 --skip-test
+grep -q "the threads key asked for 1024; this machine has" "$work/train.out" ||
+  { cat "$work/train.out"; fail "threads above the machine's were not capped with a word"; }
+
 # The beam has a cap, in the config and on the command line.
 expect 2 "^error: --beam must be an integer in \[1, 100\], got '100000'" \
   "$s2s" translate --run "$run" --beam 100000

@@ -1,10 +1,15 @@
-// The thread count: kept where the user chose it, else one thread per free core.
+// The thread count: kept where the user chose it (at most one per hardware thread), else one
+// thread per free core.
 
 #include "device/device.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <torch/torch.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
 
 namespace s2s {
 namespace {
@@ -20,9 +25,16 @@ TEST(ThreadsTest, OnePerFreeCoreAndAtLeastOne) {
 TEST(ThreadsTest, AChosenCountIsKeptAndTheEnvironmentWins) {
   const int before = torch::get_num_threads();
   ::unsetenv("OMP_NUM_THREADS");
-  EXPECT_FALSE(device::threads_follow_load(3));
-  EXPECT_NE(device::set_threads(3).find("3 threads (the threads key)"), std::string::npos);
-  EXPECT_EQ(torch::get_num_threads(), 3);
+  EXPECT_FALSE(device::threads_follow_load(1));
+  EXPECT_NE(device::set_threads(1).find("1 thread (the threads key)"), std::string::npos);
+  EXPECT_EQ(torch::get_num_threads(), 1);
+  // More than the machine has: one per hardware thread, and the message says so.
+  const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const auto capped = device::set_threads(hardware + 3);
+  EXPECT_NE(capped.find("the threads key asked for " + std::to_string(hardware + 3)),
+            std::string::npos)
+      << capped;
+  EXPECT_EQ(torch::get_num_threads(), hardware);
   EXPECT_TRUE(device::threads_follow_load(0));
   EXPECT_NE(device::set_threads(0).find("follows the load"), std::string::npos);
   EXPECT_GE(torch::get_num_threads(), 1);
