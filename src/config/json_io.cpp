@@ -10,6 +10,7 @@
 #include "config/paths.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/unicode.h"
 
 namespace s2s::config {
 namespace {
@@ -280,6 +281,14 @@ json config_to_json(const Config& config) {
 
 void apply_override(Config& config, const std::string& assignment) {
   const auto eq = assignment.find('=');
+  // Checked before anything is written: a config is saved as JSON, which holds only UTF-8.
+  if (std::size_t bad = 0; !util::is_valid_utf8(assignment, &bad)) {
+    const std::string key = eq == std::string::npos ? "" : assignment.substr(0, eq);
+    const bool key_ok = !key.empty() && util::is_valid_utf8(key);
+    const std::size_t byte = key_ok ? bad - eq : bad + 1;  // 1-based, in the value if key_ok
+    throw ConfigError("--set " + (key_ok ? key + ": the value" : std::string("argument")) +
+                      " is not valid UTF-8 (byte " + std::to_string(byte) + ")");
+  }
   if (eq == std::string::npos || eq == 0) {
     throw ConfigError("--set '" + assignment + "': expected section.key=value");
   }

@@ -12,6 +12,10 @@ expect 2 "dup.json: duplicate key 'training.epochs' at lines 4 and 5" "$s2s" tra
 printf '{\n  "training": {"learning_rate": 1e999}\n}\n' > "$work/huge.json"
 expect 2 "huge.json:2: training.learning_rate: number out of range \(1e999\)" "$s2s" train -c "$work/huge.json"
 expect 2 "$work: is a directory, not a config file" "$s2s" train -c "$work"
+# A setting that is not UTF-8 is refused, naming the key, before the run directory exists.
+expect 2 "^error: --set name: the value is not valid UTF-8 \\(byte 4\\)" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/utf8_run" --set name=$'bad\xffname'
+[ ! -e "$work/utf8_run" ] || fail "a run directory was written for a config that is not UTF-8"
 expect 2 "model.emb_size = 16, model.hidden_size = 100000000 .* give .* parameters: .* more than the .* of memory available" \
   "$s2s" train -c "$cfg" --set model.hidden_size=100000000
 [ ! -e "$run" ] || fail "a refused config wrote the run directory"
