@@ -11,6 +11,7 @@ namespace {
 // Keys, or key prefixes ending in '.', that a resumed training applies.
 const char* const kResumable[] = {
     "name",
+    "run_dir",  // a run directory copied or moved elsewhere resumes where it is now
     "device",
     "data.test",
     "data.test_alignments",

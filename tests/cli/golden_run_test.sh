@@ -5,8 +5,8 @@
 #     --set training.max_steps=60 --set training.validate_every=30
 #     --set data.src_max_vocab=200 --set data.tgt_max_vocab=200 --set training.learning_rate=0.01
 # with report.html, heatmaps/, test.hyp and train.lock left out, and two edits of config.json:
-# the repository path in the data paths is @REPO@ and run_dir is @RUN@ (a resumed run keeps
-# its run_dir). fixtures/golden_expected holds
+# the repository path in the data paths is @REPO@ and run_dir is @RUN@ (the copy's own
+# directory, as the old build wrote it for the run where it trained). fixtures/golden_expected holds
 # what that build printed for `evaluate --split valid --json` and `translate` and the metrics
 # of its `train --resume` to step 64: the same weights must give the same words, scores and
 # losses today.

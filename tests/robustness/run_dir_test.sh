@@ -99,6 +99,14 @@ grep -q -- "--resume applies training.learning_rate: 0.001 -> 0.5" "$work/train.
 grep -q '"lr":0.5' "$run/metrics.jsonl" || fail "metrics.jsonl does not show lr 0.5"
 grep -q '"learning_rate": 0.5' "$run/config.json" || fail "config.json does not record 0.5"
 
+# A copied run directory resumes where it is now; the original is left as it was.
+cp -r "$run" "$work/moved"
+last_sum=$(md5sum < "$run/checkpoints/last.pt")
+train --resume --set run_dir="$work/moved" --set training.max_steps=10 --skip-test
+grep -q -- "--resume applies run_dir" "$work/train.out" || { cat "$work/train.out"; fail "run_dir change not logged"; }
+grep -q '"step":10' "$work/moved/metrics.jsonl" || fail "the moved run did not reach step 10"
+[ "$(md5sum < "$run/checkpoints/last.pt")" = "$last_sum" ] || fail "resuming a copy changed the original"
+
 # Two trainings on one run directory: the second is refused, naming the first one's PID.
 "$s2s" train -c "$work/tiny.json" --set run_dir="$work/busy" --set training.max_steps=100000 --set training.epochs=100000 \
   --set training.validate_every=100000 > "$work/busy.out" 2>&1 &
