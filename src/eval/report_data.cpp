@@ -8,6 +8,7 @@
 #include "eval/alignment.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/logging.h"
 
 namespace s2s::eval {
 namespace {
@@ -82,6 +83,29 @@ std::string gold_file(const json& config, const std::string& split) {
   return !path.empty() && fs::is_regular_file(path) ? path : "";
 }
 
+// The JSON objects of a .jsonl file. Lines that are not one are skipped, with one warning for
+// the file naming the first of them and how many there were.
+std::vector<json> read_jsonl_objects(const std::string& path) {
+  std::vector<json> objects;
+  std::istringstream in(util::read_file(path));
+  int64_t number = 0, skipped = 0, first = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object()) {
+      objects.push_back(std::move(j));
+    } else if (skipped++ == 0) {
+      first = number;
+    }
+  }
+  if (skipped > 0) {
+    util::logger("report")->warn("{}:{}: skipped {} line{} that {} not a JSON object", path, first,
+                                 skipped, skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are");
+  }
+  return objects;
+}
+
 }  // namespace
 
 RunData load_run(const std::string& dir, const std::string& split, int64_t limit) {
@@ -95,10 +119,8 @@ RunData load_run(const std::string& dir, const std::string& split, int64_t limit
   const auto scores = dir + "/" + split + ".scores.json";
   if (fs::is_regular_file(scores)) r.scores = read_json_file(scores);
   if (fs::is_regular_file(dir + "/metrics.jsonl")) {
-    std::istringstream in(util::read_file(dir + "/metrics.jsonl"));
-    for (std::string line; std::getline(in, line);) {
-      const auto e = json::parse(line, nullptr, false);
-      if (e.is_object() && e.contains("step")) r.events.push_back(e);
+    for (auto& e : read_jsonl_objects(dir + "/metrics.jsonl")) {
+      if (e.contains("step")) r.events.push_back(std::move(e));
     }
   }
   const auto heatmaps = dir + "/heatmaps";
@@ -111,10 +133,7 @@ RunData load_run(const std::string& dir, const std::string& split, int64_t limit
   const auto gold_path = gold_file(r.config, split);
   if (!gold_path.empty()) gold = read_alignments(gold_path);
   std::set<int64_t> sentences;
-  std::istringstream in(util::read_file(heatmaps + "/index.jsonl"));
-  for (std::string line; std::getline(in, line);) {
-    const auto index = json::parse(line, nullptr, false);
-    if (!index.is_object()) continue;
+  for (const auto& index : read_jsonl_objects(heatmaps + "/index.jsonl")) {
     const auto id = index.value("id", int64_t{0});
     if (!sentences.count(id) && static_cast<int64_t>(sentences.size()) >= limit) continue;
     sentences.insert(id);

@@ -99,6 +99,16 @@ grep -q -- "--resume applies training.learning_rate: 0.001 -> 0.5" "$work/train.
 grep -q '"lr":0.5' "$run/metrics.jsonl" || fail "metrics.jsonl does not show lr 0.5"
 grep -q '"learning_rate": 0.5' "$run/config.json" || fail "config.json does not record 0.5"
 
+# The report says which lines of metrics.jsonl and heatmaps/index.jsonl it skips.
+cp -r "$run" "$work/garbled"
+printf 'not json\n[1, 2]\n' >> "$work/garbled/metrics.jsonl"
+printf '{"broken\n' >> "$work/garbled/heatmaps/index.jsonl"
+lines=$(wc -l < "$work/garbled/metrics.jsonl")
+expect 0 "metrics.jsonl:$((lines - 1)): skipped 2 lines that are not a JSON object" \
+  "$s2s" report --run "$work/garbled" --out "$work/garbled.html"
+expect 0 "index.jsonl:[0-9]+: skipped 1 line that is not a JSON object" \
+  "$s2s" report --run "$work/garbled" --out "$work/garbled2.html"
+
 # A copied run directory resumes where it is now; the original is left as it was.
 cp -r "$run" "$work/moved"
 last_sum=$(md5sum < "$run/checkpoints/last.pt")
