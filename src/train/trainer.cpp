@@ -8,6 +8,7 @@
 #include "eval/splits.h"
 #include "model/build_model.h"
 #include "device/device.h"
+#include "run/manifest.h"
 #include "run/provenance.h"
 #include "train/early_stopping.h"
 #include "train/optimizer.h"
@@ -130,6 +131,24 @@ void Trainer::build_model() {
                               config_.model.decoder.style, device_.str());
 }
 
+namespace {
+
+// --resume with another number of processes: each update sums another number of batches.
+void warn_changed_processes(const nlohmann::json& manifest, int64_t now,
+                            const config::Config& config) {
+  const auto& provenance = manifest.value("provenance", nlohmann::json::object());
+  if (!provenance.contains("processes") || !provenance["processes"].is_number_integer()) return;
+  const auto before = provenance["processes"].get<int64_t>();
+  if (before == now) return;
+  const auto& t = config.training;
+  util::logger("train")->warn(
+      "--resume: the run trained with {} processes and goes on with {}: the effective batch "
+      "changes from {} x {} to {} x {} {}",
+      before, now, before, t.batch_size, now, t.batch_size, t.batch_type);
+}
+
+}  // namespace
+
 void Trainer::start_run() {
   if (!ranks_.main()) return;  // rank 0 alone writes
   const auto model_files =
@@ -140,7 +159,11 @@ void Trainer::start_run() {
   files.push_back(paths().tgt_vocab());
   for (const auto& file : model_files) files.push_back(file.first);
   auto provenance = run::provenance(config_, files);
-  if (options_.resume) provenance["resumed_from_step"] = state_.step;
+  provenance["processes"] = ranks_.world_size();
+  if (options_.resume) {
+    provenance["resumed_from_step"] = state_.step;
+    warn_changed_processes(run::read_manifest(paths().dir), ranks_.world_size(), config_);
+  }
   run::record_provenance(paths().dir, provenance);
   metrics_ = util::JsonlWriter(paths().metrics());
   auto log = util::logger("train");

@@ -28,6 +28,11 @@ grep -q "^\[rank 0\] .*\[dist\] 2 ranks, effective batch 2 x 16 sentences" "$wor
 grep -q "^\[rank 1\]" "$work/two.out" && grep "^\[rank 1\]" "$work/two.out" | grep -qv "warn\|error" && fail "rank 1 logged more than warnings"
 [ -f "$work/run/checkpoints/last.pt" ] || fail "no checkpoint"
 grep -q '"step":8' "$work/run/metrics.jsonl" || fail "metrics.jsonl lacks step 8"
+# Resumed by one process: the changed effective batch is said.
+"$s2s" train -c "$work/tiny.json" --resume --set training.max_steps=10 --skip-test > "$work/one.out" 2>&1 ||
+  { cat "$work/one.out"; fail "resume of a 2-process run with one process"; }
+grep -q "the run trained with 2 processes and goes on with 1: the effective batch changes from 2 x 16 to 1 x 16 sentences" "$work/one.out" ||
+  { cat "$work/one.out"; fail "no word about the changed effective batch"; }
 
 # A worker that dies: the launcher stops the other and exits non-zero, within the timeout.
 "$s2s" train -c "$work/tiny.json" --nproc 2 --set run_dir="$work/killed" \
