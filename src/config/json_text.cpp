@@ -14,6 +14,22 @@ std::string join_key(const std::string& prefix, const std::string& key) {
   return prefix.empty() ? key : prefix + "." + key;
 }
 
+// At a comment ("/* ... */" or "// ... end of line") starting at text[i]: moves i to its last
+// character, counts its newlines into `line` and returns true; otherwise false.
+bool skip_comment(const std::string& text, std::size_t& i, std::size_t& line) {
+  if (text[i] != '/' || i + 1 >= text.size() || (text[i + 1] != '/' && text[i + 1] != '*')) {
+    return false;
+  }
+  const bool block = text[i + 1] == '*';
+  const std::size_t end = text.find(block ? "*/" : "\n", i + 2);
+  const std::size_t stop = end == std::string::npos ? text.size() : end + (block ? 2 : 0);
+  line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
+                                              text.begin() + static_cast<std::ptrdiff_t>(stop),
+                                              '\n'));
+  i = stop - 1;
+  return true;
+}
+
 }  // namespace
 
 std::vector<KeySite> scan_keys(const std::string& text) {
@@ -33,14 +49,7 @@ std::vector<KeySite> scan_keys(const std::string& text) {
     const char c = text[i];
     if (c == '\n') {
       ++line;
-    } else if (c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
-      const bool block = text[i + 1] == '*';  // "/* ... */" or "// ... end of line"
-      const std::size_t end = text.find(block ? "*/" : "\n", i + 2);
-      const std::size_t stop = end == std::string::npos ? text.size() : end + (block ? 2 : 0);
-      line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
-                                                  text.begin() + static_cast<std::ptrdiff_t>(stop),
-                                                  '\n'));
-      i = stop - 1;
+    } else if (skip_comment(text, i, line)) {
     } else if (c == '{' || c == '[') {
       frames.push_back({c == '{', value_path(), ""});
     } else if ((c == '}' || c == ']') && !frames.empty()) {
@@ -76,14 +85,7 @@ void check_nesting(const std::string& text, const std::string& origin) {
     const char c = text[i];
     if (c == '\n') {
       ++line;
-    } else if (c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
-      const bool block = text[i + 1] == '*';
-      const std::size_t end = text.find(block ? "*/" : "\n", i + 2);
-      const std::size_t stop = end == std::string::npos ? text.size() : end + (block ? 2 : 0);
-      line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
-                                                  text.begin() + static_cast<std::ptrdiff_t>(stop),
-                                                  '\n'));
-      i = stop - 1;
+    } else if (skip_comment(text, i, line)) {
     } else if (c == '"') {
       for (++i; i < text.size() && text[i] != '"'; ++i) {
         if (text[i] == '\\' && i + 1 < text.size()) ++i;
