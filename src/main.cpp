@@ -8,9 +8,9 @@
 #include <iostream>
 
 #include "cli/verbs.h"
+#include "platform/math_libraries.h"
 #include "util/error.h"
 #include "util/logging.h"
-#include "platform/math_libraries.h"
 #include "util/signals.h"
 #include "util/strings.h"
 #include "util/version.h"

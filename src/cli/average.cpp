@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "cli/verbs.h"
 #include "checkpoint/average.h"
+#include "cli/verbs.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -46,7 +46,8 @@ void setup_average(CLI::App& app) {
 }
 
 std::string run_average(const AverageArgs& args) {
-  checkpoint::average_output(args.run, args.out, args.overwrite);  // a bad --out before anything else
+  checkpoint::average_output(args.run, args.out,
+                             args.overwrite);  // a bad --out before anything else
   const auto names = chosen(args);
   const auto result = checkpoint::average_checkpoints(args.run, names, args.out, args.overwrite);
   std::cout << "averaged " << util::join(names, ", ") << " into " << result.path << "\n"

@@ -11,18 +11,18 @@
 #include <optional>
 #include <sstream>
 
+#include "checkpoint/checkpoint.h"
 #include "config/json_io.h"
+#include "device/device.h"
+#include "device/precision.h"
 #include "experiments/bench.h"
 #include "experiments/machine.h"
 #include "model/build_model.h"
-#include "checkpoint/checkpoint.h"
-#include "device/device.h"
-#include "device/precision.h"
+#include "platform/openblas.h"
 #include "run/run_dir.h"
 #include "train/training_data.h"
 #include "util/error.h"
 #include "util/logging.h"
-#include "platform/openblas.h"
 
 namespace s2s::cli {
 namespace {
@@ -44,7 +44,8 @@ struct MachineReport {
   double blas_check_gflops = 0.0;  // the 256 x 256 sanity check
   std::string device;
   int64_t threads = 0;
-  device::Precision train_precision = device::Precision::kFp32, eval_precision = device::Precision::kFp32;
+  device::Precision train_precision = device::Precision::kFp32,
+                    eval_precision = device::Precision::kFp32;
   std::string precision_note;  // why that precision
   // The probe of the training's precision: what its FLOP rate is read against.
   double matching_probe() const {
@@ -255,7 +256,8 @@ void run_bench(const BenchArgs& args) {
   const auto train = device::choose_precision(base.training.precision, capabilities);
   machine.train_precision = train.precision;
   machine.precision_note = train.description;
-  machine.eval_precision = device::choose_precision(base.evaluation.precision, capabilities).precision;
+  machine.eval_precision =
+      device::choose_precision(base.evaluation.precision, capabilities).precision;
   const auto data = train::prepare_training_data(base);
   std::vector<ScorerReport> reports;
   for (std::size_t i = 0; i < configs.size(); ++i) {

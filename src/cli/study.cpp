@@ -221,8 +221,10 @@ void check_options(const StudyInitArgs& o) {
   if (static_cast<double>(s.depth) * static_cast<double>(s.batch) * static_cast<double>(s.width) >
       kMaxElements) {
     throw UserError("--depth x --width: " + std::to_string(s.depth) + " layers of " +
-                    std::to_string(s.width) + " units hold too many activations (at most 1.25e8 "
-                    "values for a batch of " + std::to_string(s.batch) + ")");
+                    std::to_string(s.width) +
+                    " units hold too many activations (at most 1.25e8 "
+                    "values for a batch of " +
+                    std::to_string(s.batch) + ")");
   }
   if (o.skip_training) return;
   const auto steps = o.training.steps;

@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/average.h"
 #include "cli/attention.h"
 #include "cli/evaluate.h"
 #include "cli/launch.h"
 #include "cli/report.h"
 #include "config/json_io.h"
-#include "checkpoint/average.h"
 #include "device/device.h"
 #include "train/trainer.h"
 #include "util/error.h"

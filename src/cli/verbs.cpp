@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "checkpoint/average.h"
 #include "checkpoint/load_run.h"
 #include "cli/attention.h"
 #include "cli/average.h"
@@ -20,7 +21,6 @@
 #include "cli/translate.h"
 #include "config/config.h"
 #include "eval/splits.h"
-#include "checkpoint/average.h"
 
 namespace s2s::cli {
 

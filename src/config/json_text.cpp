@@ -23,9 +23,9 @@ bool skip_comment(const std::string& text, std::size_t& i, std::size_t& line) {
   const bool block = text[i + 1] == '*';
   const std::size_t end = text.find(block ? "*/" : "\n", i + 2);
   const std::size_t stop = end == std::string::npos ? text.size() : end + (block ? 2 : 0);
-  line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
-                                              text.begin() + static_cast<std::ptrdiff_t>(stop),
-                                              '\n'));
+  line +=
+      static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
+                                          text.begin() + static_cast<std::ptrdiff_t>(stop), '\n'));
   i = stop - 1;
   return true;
 }

@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "config/choices.h"
-#include "util/error.h"
-#include "util/logging.h"
 #include "platform/openblas.h"
 #include "platform/openmp.h"
+#include "util/error.h"
+#include "util/logging.h"
 
 namespace s2s::device {
 
@@ -77,7 +77,8 @@ std::string set_threads(int64_t threads) {
     torch::set_num_threads(n);
     if (n < asked) {
       return fmt::format("{} ({} asked for {}; this machine has {} hardware threads)",
-                         plural_threads(n), source, asked, cores) + waiting;
+                         plural_threads(n), source, asked, cores) +
+             waiting;
     }
     return plural_threads(n) + " (" + source + ")" + waiting;
   }

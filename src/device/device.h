@@ -20,7 +20,8 @@ void seed_everything(int64_t seed);
 // Sets LibTorch's intra-op threads. `threads` > 0 is kept as given; 0 (the default) means one
 // thread per core that other processes leave free (at least one), measured over 0.1 s, unless
 // OMP_NUM_THREADS in the environment says how many. Returns a line for the log: the threads,
-// why, how OpenMP's threads wait (platform/openmp.h) and which OpenBLAS kernels run (platform/openblas.h).
+// why, how OpenMP's threads wait (platform/openmp.h) and which OpenBLAS kernels run
+// (platform/openblas.h).
 std::string set_threads(int64_t threads);
 
 // True when set_threads(threads) lets the count follow the load (`threads` 0, no

@@ -259,7 +259,8 @@ std::vector<std::vector<Hypothesis>> collect_beams(const BeamState& st,
 // Once an eighth of the sentences in the batch are done they leave it (state and memory are
 // index-selected; not after every single one, as that is a copy); until then a done sentence's
 // rows stay, dead (retire_sentence).
-std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const batching::Batch& batch,
+std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model,
+                                                 const batching::Batch& batch,
                                                  const SearchOptions& options) {
   if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;

@@ -42,7 +42,8 @@ std::vector<std::vector<Hypothesis>> collect_greedy(const torch::Tensor& tokens,
 // Rows leave the batch as they end: `rows` [n] maps the n rows still decoding to batch rows.
 // Once an eighth of them have ended they are dropped from the state and the memory (a copy,
 // so not after every single one), and later steps run on fewer rows.
-std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const batching::Batch& batch,
+std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model,
+                                                   const batching::Batch& batch,
                                                    const SearchOptions& options) {
   if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;

@@ -2,9 +2,9 @@
 
 #include <functional>
 
+#include "batching/batch.h"
 #include "checkpoint/load_run.h"
 #include "eval/pieces.h"
-#include "batching/batch.h"
 #include "util/error.h"
 #include "util/logging.h"
 

@@ -25,8 +25,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/seq2seq.h"
 #include "batching/batch.h"
+#include "model/seq2seq.h"
 
 namespace s2s::eval {
 
@@ -78,9 +78,11 @@ std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const batchin
 // The two strategies (eval/greedy_search.cpp, eval/beam_search.cpp), exposed for tests;
 // search() checks the options and picks one by options.beam_size. Greedy returns one
 // hypothesis per row and ignores beam_size and n_best.
-std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model, const batching::Batch& batch,
+std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model,
+                                                   const batching::Batch& batch,
                                                    const SearchOptions& options);
-std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model, const batching::Batch& batch,
+std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model,
+                                                 const batching::Batch& batch,
                                                  const SearchOptions& options);
 
 }  // namespace s2s::eval

@@ -10,9 +10,9 @@
 #include <limits>
 #include <vector>
 
+#include "batching/batch.h"
 #include "eval/search.h"
 #include "model/seq2seq.h"
-#include "batching/batch.h"
 
 namespace s2s::eval::detail {
 

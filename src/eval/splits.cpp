@@ -150,7 +150,7 @@ ForcedScores teacher_forced_scores(model::Seq2Seq& model, const batching::Encode
     const auto forward = model->forward(batch.src, batch.src_lengths, batch.tgt_in,
                                         /*teacher_forcing=*/1.0, keep_attention);
     const auto loss = loss::sequence_loss(forward.logits, forward.token_index, batch.tgt_out,
-                                         /*label_smoothing=*/0.0);
+                                          /*label_smoothing=*/0.0);
     out.nll_sum += loss.nll_sum;
     out.tokens += loss.tokens;
     if (!keep_attention || !forward.attention.defined()) continue;

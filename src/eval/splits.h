@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "batching/batch.h"
 #include "checkpoint/load_run.h"
 #include "config/config.h"
 #include "data/corpus.h"
 #include "data/tokenizer.h"
+#include "device/precision.h"
 #include "eval/alignment.h"
 #include "model/seq2seq.h"
-#include "batching/batch.h"
-#include "device/precision.h"
 
 namespace s2s::eval {
 

@@ -1,8 +1,9 @@
-#include "checkpoint/load_run.h"
 #include "eval/translate.h"
 
 #include <algorithm>
 #include <numeric>
+
+#include "checkpoint/load_run.h"
 
 namespace s2s::eval {
 

@@ -21,9 +21,9 @@
 #include "config/config.h"
 #include "data/tokenizer.h"
 #include "data/vocab.h"
+#include "device/precision.h"
 #include "eval/search.h"
 #include "model/seq2seq.h"
-#include "device/precision.h"
 
 namespace s2s::eval {
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 
 #include "config/config.h"
-#include "model/seq2seq.h"
 #include "device/precision.h"
+#include "model/seq2seq.h"
 #include "train/training_data.h"
 
 namespace s2s::experiments {
@@ -48,6 +48,7 @@ struct DecodeBenchResult {
 // under inference mode.
 DecodeBenchResult bench_decoding(const model::Seq2Seq& model, const train::TrainingData& data,
                                  const config::EvaluationConfig& evaluation, int64_t beam,
-                                 int64_t sentences, torch::Device device, device::Precision precision);
+                                 int64_t sentences, torch::Device device,
+                                 device::Precision precision);
 
 }  // namespace s2s::experiments

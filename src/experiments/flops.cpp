@@ -40,7 +40,8 @@ AttentionMacs attention_macs(const config::ModelConfig& m, int64_t src_len) {
 
 }  // namespace
 
-BatchShape batch_shape(const batching::EncodedCorpus& corpus, const std::vector<std::size_t>& indices) {
+BatchShape batch_shape(const batching::EncodedCorpus& corpus,
+                       const std::vector<std::size_t>& indices) {
   BatchShape s;
   s.batch = static_cast<int64_t>(indices.size());
   for (const auto i : indices) {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "config/config.h"
 #include "batching/batch.h"
+#include "config/config.h"
 
 namespace s2s::experiments {
 
@@ -20,7 +20,8 @@ struct BatchShape {
 };
 
 // The shape make_batch(corpus, indices) will have, read from the lengths alone.
-BatchShape batch_shape(const batching::EncodedCorpus& corpus, const std::vector<std::size_t>& indices);
+BatchShape batch_shape(const batching::EncodedCorpus& corpus,
+                       const std::vector<std::size_t>& indices);
 
 // Multiply-adds of one forward pass of the model described by `model` (vocabulary sizes
 // included) over a batch of `shape`; see flops.cpp for the term of every layer.

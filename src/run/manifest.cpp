@@ -31,7 +31,8 @@ std::string new_run_id() {
 // Whether `path` lies inside `root` (both as they resolve on disk, symbolic links followed).
 bool resolves_inside(const fs::path& path, const fs::path& root) {
   std::error_code ec;
-  const auto rel = fs::weakly_canonical(path, ec).lexically_relative(fs::weakly_canonical(root, ec));
+  const auto rel =
+      fs::weakly_canonical(path, ec).lexically_relative(fs::weakly_canonical(root, ec));
   return !ec && !rel.empty() && *rel.begin() != ".." && *rel.begin() != ".";
 }
 

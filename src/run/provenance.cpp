@@ -6,10 +6,10 @@
 #include <filesystem>
 
 #include "data/corpus.h"
+#include "platform/openblas.h"
 #include "run/manifest.h"
 #include "run/run_dir.h"
 #include "util/logging.h"
-#include "platform/openblas.h"
 #include "util/sha256.h"
 #include "util/system.h"
 #include "util/version.h"

@@ -22,8 +22,9 @@ CheckpointKeeper::CheckpointKeeper(const config::TrainingConfig& training,
 
 checkpoint::TrainingState CheckpointKeeper::resume() {
   const auto& paths = run_dir_.paths();
-  auto state = checkpoint::load_checkpoint(paths.checkpoint("last"), *model_, &optimizer_, signature_,
-                                    paths.src_vocab() + ", " + paths.tgt_vocab());
+  auto state =
+      checkpoint::load_checkpoint(paths.checkpoint("last"), *model_, &optimizer_, signature_,
+                                  paths.src_vocab() + ", " + paths.tgt_vocab());
   last_saved_step_ = state.step;
   return state;
 }

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/checkpoint.h"
 #include "config/config.h"
 #include "model/seq2seq.h"
-#include "checkpoint/checkpoint.h"
 #include "train/training_run_dir.h"
 
 namespace s2s::train {

@@ -37,7 +37,8 @@ bool improved(const config::TrainingConfig& training, const ValidationResult& r,
   return true;
 }
 
-bool out_of_patience(const config::TrainingConfig& training, const checkpoint::TrainingState& state) {
+bool out_of_patience(const config::TrainingConfig& training,
+                     const checkpoint::TrainingState& state) {
   const int64_t patience = training.patience;
   if (patience <= 0 || state.bad_validations < patience) return false;
   util::logger("train")->info("early stopping: no improvement of {} in {} validations",

@@ -1,11 +1,11 @@
 #pragma once
 // What a validation's score decides besides the checkpoints: whether it is a new best, when
 // training stops early for lack of one (training.patience), and, with lr_schedule "plateau",
-// when the learning rate is lowered. The counts live in checkpoint::TrainingState, so that a resumed
-// training goes on counting.
+// when the learning rate is lowered. The counts live in checkpoint::TrainingState, so that a
+// resumed training goes on counting.
 
-#include "config/config.h"
 #include "checkpoint/checkpoint.h"
+#include "config/config.h"
 #include "train/validator.h"
 
 namespace s2s::train {
@@ -16,7 +16,8 @@ bool improved(const config::TrainingConfig& training, const ValidationResult& r,
               checkpoint::TrainingState& state);
 
 // training.patience validations in a row without improvement (0: never); logs the stop.
-bool out_of_patience(const config::TrainingConfig& training, const checkpoint::TrainingState& state);
+bool out_of_patience(const config::TrainingConfig& training,
+                     const checkpoint::TrainingState& state);
 
 // lr_schedule "plateau" (its ScheduleSpec reduces_on_plateau): after more than training.lr_patience
 // validations without improvement, multiplies the schedule's base rate (state.learning_rate) by

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "config/config.h"
 #include "checkpoint/checkpoint.h"
+#include "config/config.h"
 #include "train/reinforce.h"
 #include "train/train_step.h"
 #include "util/jsonl_writer.h"

@@ -6,8 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include "config/json_io.h"
 #include "checkpoint/checkpoint.h"
+#include "config/json_io.h"
 #include "device/device.h"
 #include "util/logging.h"
 #include "util/signals.h"

@@ -8,8 +8,8 @@
 
 namespace s2s::train {
 
-TrainStep::TrainStep(const config::Config& config, torch::Device device, device::Precision precision,
-                     Distributed* distributed)
+TrainStep::TrainStep(const config::Config& config, torch::Device device,
+                     device::Precision precision, Distributed* distributed)
     : training_(config.training),
       samples_attention_(config::samples_attention(config.model)),
       reinforce_(config.training.reinforce),

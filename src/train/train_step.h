@@ -6,11 +6,11 @@
 
 #include <torch/torch.h>
 
-#include "config/config.h"
-#include "model/seq2seq.h"
 #include "batching/batch.h"
+#include "config/config.h"
 #include "device/device.h"
 #include "device/precision.h"
+#include "model/seq2seq.h"
 #include "train/distributed.h"
 #include "train/reinforce.h"
 

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cmath>
 
+#include "device/device.h"
 #include "eval/splits.h"
 #include "model/build_model.h"
-#include "device/device.h"
 #include "run/manifest.h"
 #include "run/provenance.h"
 #include "train/early_stopping.h"

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "config/config.h"
-#include "model/seq2seq.h"
 #include "batching/batch.h"
 #include "checkpoint/checkpoint.h"
+#include "config/config.h"
+#include "model/seq2seq.h"
 #include "run/run_dir.h"
 #include "train/checkpoint_keeper.h"
 #include "train/interval_log.h"
@@ -89,9 +89,9 @@ class Trainer {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::optional<TrainStep> step_;           // built once the device and precision are known
   std::optional<CheckpointKeeper> keeper_;  // built with the model
-  checkpoint::TrainingState state_;   // its learning_rate: the schedule's base (plateau lowers it)
-  double lr_ = 0.0;            // the rate of the last update: base, warm-up and schedule
-  int64_t planned_steps_ = 0;  // updates the run plans to make in all (count_planned_steps)
+  checkpoint::TrainingState state_;  // its learning_rate: the schedule's base (plateau lowers it)
+  double lr_ = 0.0;                  // the rate of the last update: base, warm-up and schedule
+  int64_t planned_steps_ = 0;        // updates the run plans to make in all (count_planned_steps)
   TrainSummary summary_;
   util::JsonlWriter metrics_;
   std::optional<IntervalLog> log_;  // from the start of train()

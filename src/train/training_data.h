@@ -4,12 +4,12 @@
 
 #include <memory>
 
+#include "batching/batch.h"
 #include "config/config.h"
 #include "data/batcher.h"
 #include "data/corpus.h"
 #include "data/tokenizer.h"
 #include "data/vocab.h"
-#include "batching/batch.h"
 #include "run/run_dir.h"
 #include "run/tokenizers.h"
 

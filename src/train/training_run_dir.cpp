@@ -69,7 +69,8 @@ void TrainingRunDir::check_location(const config::Config& config,
     files.push_back(config_file);
   }
   for (const auto& file : files) {
-    if (is_within(canonical_path(file), dir)) refuse("holds " + file + ", which the training reads");
+    if (is_within(canonical_path(file), dir))
+      refuse("holds " + file + ", which the training reads");
   }
 }
 

@@ -34,7 +34,7 @@ Validator::Validator(const config::Config& config, const TrainingData& data, tor
         data_.valid_text.size() - keep.size(), data_.valid_text.size(), max_len);
   }
   forced_ = batching::encode_corpus(data::select_pairs(data_.valid_text, keep), data_.src_vocab,
-                               data_.tgt_vocab);
+                                    data_.tgt_vocab);
 }
 
 ValidationResult Validator::validate(model::Seq2Seq& model) const {

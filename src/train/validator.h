@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "config/config.h"
-#include "model/seq2seq.h"
 #include "batching/batch.h"
+#include "config/config.h"
 #include "device/precision.h"
+#include "model/seq2seq.h"
 #include "train/training_data.h"
 
 namespace s2s::train {
@@ -38,7 +38,7 @@ class Validator {
   torch::Device device_;
   device::Precision precision_;
   std::vector<std::vector<std::string>> sources_;  // cut to evaluation.max_src_len
-  batching::EncodedCorpus forced_;                      // the validation pairs teacher forcing scores
+  batching::EncodedCorpus forced_;                 // the validation pairs teacher forcing scores
 };
 
 }  // namespace s2s::train

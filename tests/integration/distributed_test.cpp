@@ -10,11 +10,11 @@
 #include <fstream>
 #include <string>
 
-#include "config/json_io.h"
-#include "model/build_model.h"
 #include "batching/batch.h"
 #include "checkpoint/checkpoint.h"
+#include "config/json_io.h"
 #include "device/device.h"
+#include "model/build_model.h"
 #include "train/optimizer.h"
 #include "train/train_step.h"
 #include "train/training_data.h"

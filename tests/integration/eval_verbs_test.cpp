@@ -14,14 +14,14 @@
 #include <sstream>
 #include <string>
 
+#include "checkpoint/average.h"
+#include "checkpoint/checkpoint.h"
 #include "cli/attention.h"
 #include "cli/evaluate.h"
 #include "cli/translate.h"
 #include "config/json_io.h"
 #include "data/vocab.h"
 #include "model/build_model.h"
-#include "checkpoint/average.h"
-#include "checkpoint/checkpoint.h"
 #include "run/run_dir.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -73,7 +73,7 @@ class EvalVerbsTest : public test_support::TempDirTest {
     tgt.save(paths.tgt_vocab());
     auto model = model::build_model(c.model, src.size(), tgt.size());
     checkpoint::save_checkpoint(paths.checkpoint("best"), *model, nullptr, {},
-                         run::model_signature(c.model, src.size(), tgt.size()));
+                                run::model_signature(c.model, src.size(), tgt.size()));
     return paths.dir;
   }
 };
@@ -233,15 +233,16 @@ class RunCheckpoints {
     auto model = model::build_model(model_, src_, tgt_);
     checkpoint::TrainingState state;
     state.step = step;
-    checkpoint::save_checkpoint(paths_.checkpoint("step_" + std::to_string(step)), *model, nullptr, state,
-                         signature_);
+    checkpoint::save_checkpoint(paths_.checkpoint("step_" + std::to_string(step)), *model, nullptr,
+                                state, signature_);
     return model->parameters();
   }
 
   // The weights of checkpoints/<name>.pt; `step` receives its training state's step.
   std::vector<torch::Tensor> load(const std::string& name, int64_t* step = nullptr) const {
     auto model = model::build_model(model_, src_, tgt_);
-    const auto state = checkpoint::load_checkpoint(paths_.checkpoint(name), *model, nullptr, signature_);
+    const auto state =
+        checkpoint::load_checkpoint(paths_.checkpoint(name), *model, nullptr, signature_);
     if (step != nullptr) *step = state.step;
     return model->parameters();
   }
@@ -313,7 +314,8 @@ TEST_F(EvalVerbsTest, AverageLastStepsTakesTheNewest) {
   EXPECT_TRUE(checkpoint::average_last_steps(run_dir, 2).empty());
   EXPECT_FALSE(fs::exists(run::RunPaths(run_dir).checkpoint(checkpoint::kTrainingAverage)));
   const auto step_20 = checkpoints.save_step(20), step_100 = checkpoints.save_step(100);
-  EXPECT_EQ(checkpoint::average_last_steps(run_dir, 2), (std::vector<std::string>{"step_20", "step_100"}));
+  EXPECT_EQ(checkpoint::average_last_steps(run_dir, 2),
+            (std::vector<std::string>{"step_20", "step_100"}));
   int64_t step = 0;
   const auto params = checkpoints.load(checkpoint::kTrainingAverage, &step);
   EXPECT_EQ(step, 100);

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <random>
 
+#include "checkpoint/checkpoint.h"
 #include "checkpoint/load_run.h"
 #include "config/json_io.h"
 #include "eval/translate.h"
-#include "checkpoint/checkpoint.h"
 #include "support/temp_dir.h"
 #include "train/trainer.h"
 #include "util/error.h"

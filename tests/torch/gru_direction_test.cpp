@@ -13,8 +13,8 @@
 #include <tuple>
 #include <vector>
 
-#include "model/gru.h"
 #include "device/precision.h"
+#include "model/gru.h"
 
 namespace s2s {
 namespace {
@@ -222,7 +222,8 @@ TEST(GruEncoderBf16Test, AutocastEncoderGruIsCloseToDouble) {
   const auto x = torch::randn({4, 6, 5});
   const auto lengths = torch::tensor({3, 6, 1, 6}, torch::kLong);
   const auto a = torch::randn({4, 6, 24}), b = torch::randn({4, 24});
-  const auto compute = [&](torch::nn::GRUImpl& gru, torch::Dtype dtype, device::Precision precision) {
+  const auto compute = [&](torch::nn::GRUImpl& gru, torch::Dtype dtype,
+                           device::Precision precision) {
     const auto input = x.to(dtype).requires_grad_();
     torch::Tensor loss;
     {

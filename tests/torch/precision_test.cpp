@@ -12,12 +12,12 @@
 
 #include <filesystem>
 
+#include "batching/batch.h"
+#include "checkpoint/checkpoint.h"
 #include "config/config.h"
 #include "model/build_model.h"
 #include "model/gru.h"
 #include "model/gru_cell.h"
-#include "batching/batch.h"
-#include "checkpoint/checkpoint.h"
 #include "run/run_dir.h"
 #include "train/optimizer.h"
 #include "train/train_step.h"

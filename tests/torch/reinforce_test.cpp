@@ -10,8 +10,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "model/attention.h"
 #include "checkpoint/checkpoint.h"
+#include "model/attention.h"
 
 namespace s2s {
 namespace {

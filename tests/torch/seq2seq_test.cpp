@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "batching/batch.h"
 #include "config/config.h"
 #include "data/vocab.h"
-#include "model/build_model.h"
-#include "batching/batch.h"
 #include "loss/loss.h"
+#include "model/build_model.h"
 
 namespace s2s::model {
 namespace {
