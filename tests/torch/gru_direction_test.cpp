@@ -109,8 +109,10 @@ enum class Products { kFp32, kBf16 };
 // errors mean nothing near zero). fp32 differs from double by the kernel's tanh and sigmoid (a
 // few 1e-7) and by rounding, summed over the steps: measured below 1e-6. bf16 products keep 8
 // bits of mantissa, and dx = dgi W_ih comes out of a bf16 product: measured up to 1.6e-2 for
-// the cell's dx with H = 4, below 1e-2 elsewhere.
-double tolerance(Products p) { return p == Products::kFp32 ? 1e-5 : 3e-2; }
+// the cell's dx with H = 4, below 1e-2 elsewhere, on CPUs with native bf16 (avx512_bf16); up to
+// 3.7e-2 (dx, dW_ih, dW_hh of the 19-unit reversed case) on an AVX2 CPU, where LibTorch emulates
+// the bf16 products and rounds their results once more.
+double tolerance(Products p) { return p == Products::kFp32 ? 1e-5 : 5e-2; }
 
 double relative_error(const torch::Tensor& got, const torch::Tensor& want) {
   const auto g = got.to(torch::kDouble), w = want.to(torch::kDouble);
