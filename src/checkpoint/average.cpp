@@ -84,11 +84,14 @@ AverageResult write_average(const std::string& run_dir, const std::vector<std::s
   AverageResult result{path, 0};
   auto loaded = load_run(run_dir, names.front());
   const auto signature = run_signature(loaded);
+  const Vocabularies vocabularies{loaded.src_vocab, loaded.tgt_vocab, paths.src_vocab(),
+                                  paths.tgt_vocab()};
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> sums;
   TrainingState newest;
   for (const auto& name : names) {
-    const auto state = load_checkpoint(paths.checkpoint(name), *loaded.model, nullptr, signature);
+    const auto state =
+        load_checkpoint(paths.checkpoint(name), *loaded.model, nullptr, signature, &vocabularies);
     if (state.step >= newest.step) newest = state;
     // Loading puts the weights on the device they were saved from: sum on the CPU, in fp64.
     const auto tensors = weights(*loaded.model);
@@ -103,7 +106,8 @@ AverageResult write_average(const std::string& run_dir, const std::vector<std::s
   const auto tensors = weights(*loaded.model);
   const auto k = static_cast<double>(names.size());
   for (std::size_t i = 0; i < tensors.size(); ++i) tensors[i].copy_(sums[i] / k);
-  save_checkpoint(result.path, *loaded.model, /*optimizer=*/nullptr, newest, signature);
+  save_checkpoint(result.path, *loaded.model, /*optimizer=*/nullptr, newest, signature,
+                  &vocabularies);
   run::record_files(run_dir, {paths.relative(result.path)});
   result.step = newest.step;
   return result;

@@ -31,6 +31,8 @@ double read_scalar(torch::serialize::InputArchive& a, const std::string& key) {
   return t.item<double>();
 }
 
+constexpr uint64_t kFnvOffset = 14695981039346656037ULL;
+
 uint64_t fnv1a(uint64_t hash, const void* data, std::size_t size) {
   const auto* bytes = static_cast<const unsigned char*>(data);
   for (std::size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 1099511628211ULL;
@@ -66,18 +68,77 @@ void diff_objects(const nlohmann::json& a, const nlohmann::json& b, const std::s
 }
 
 void check_fits(const std::string& path, const std::string& saved, const std::string& wanted,
-                const std::string& vocab_files) {
+                const Vocabularies* vocabularies) {
   const auto difference = signature_difference(saved, wanted);
   if (difference.empty()) return;
   std::string message =
       path + ": checkpoint does not fit the model (checkpoint vs config: " + difference + ")";
-  if (difference.find("vocab_size") != std::string::npos && !vocab_files.empty()) {
-    message += "; vocabularies: " + vocab_files;
+  if (difference.find("vocab_size") != std::string::npos && vocabularies != nullptr) {
+    message += "; vocabularies: " + vocabularies->src_file + ", " + vocabularies->tgt_file;
   }
   throw InputError(message);
 }
 
+// Refuses a vocabulary whose checksum is not the one stored under `key` (when one is stored).
+void check_vocab(torch::serialize::InputArchive& archive, const std::string& path,
+                 const std::string& key, const data::Vocab& vocab, const std::string& file) {
+  c10::IValue stored;
+  if (!archive.try_read(key, stored) || !stored.isInt()) return;  // earlier versions: none
+  if (stored.toInt() == vocab_checksum(vocab)) return;
+  throw InputError(file + ": the vocabulary is not the one " + path +
+                   " was trained with (the file was edited or replaced); restore the run's "
+                   "original file");
+}
+
+void check_optimizer(torch::serialize::InputArchive& archive, const std::string& path,
+                     torch::optim::Optimizer& optimizer) {
+  c10::IValue stored;
+  if (!archive.try_read("optimizer_checksum", stored) || !stored.isInt()) return;
+  if (stored.toInt() == optimizer_checksum(optimizer)) return;
+  throw InputError(path +
+                   ": checkpoint is corrupted (its optimizer state does not match its checksum; "
+                   "the weights are intact); copy another checkpoint of the run over it, or "
+                   "train again with --overwrite");
+}
+
 }  // namespace
+
+int64_t vocab_checksum(const data::Vocab& vocab) {
+  uint64_t hash = kFnvOffset;
+  for (const auto& token : vocab.tokens()) {
+    hash = fnv1a(hash, token.data(), token.size());
+    hash = fnv1a(hash, "\n", 1);  // "ab","c" and "a","bc" differ
+  }
+  return static_cast<int64_t>(hash);
+}
+
+int64_t optimizer_checksum(torch::optim::Optimizer& optimizer) {
+  torch::NoGradGuard no_grad;
+  uint64_t hash = kFnvOffset;
+  const auto add = [&](const char* name, const torch::Tensor& t) {
+    if (t.defined()) add_tensor(hash, name, t);
+  };
+  // The optimizer keys its state by the parameter's TensorImpl address, as LibTorch does.
+  for (const auto& group : optimizer.param_groups()) {
+    for (const auto& p : group.params()) {
+      const auto found = optimizer.state().find(c10::guts::to_string(p.unsafeGetTensorImpl()));
+      if (found == optimizer.state().end()) {
+        hash = fnv1a(hash, "-", 1);
+      } else if (const auto* adam =
+                     dynamic_cast<const torch::optim::AdamParamState*>(found->second.get())) {
+        const int64_t step = adam->step();
+        hash = fnv1a(hash, &step, sizeof step);
+        add("exp_avg", adam->exp_avg());
+        add("exp_avg_sq", adam->exp_avg_sq());
+        add("max_exp_avg_sq", adam->max_exp_avg_sq());
+      } else if (const auto* sgd =
+                     dynamic_cast<const torch::optim::SGDParamState*>(found->second.get())) {
+        add("momentum_buffer", sgd->momentum_buffer());
+      }
+    }
+  }
+  return static_cast<int64_t>(hash);
+}
 
 std::string signature_difference(const std::string& saved, const std::string& wanted) {
   if (saved == wanted) return "";
@@ -91,7 +152,7 @@ std::string signature_difference(const std::string& saved, const std::string& wa
 
 int64_t model_checksum(torch::nn::Module& model) {
   torch::NoGradGuard no_grad;
-  uint64_t hash = 14695981039346656037ULL;
+  uint64_t hash = kFnvOffset;
   for (const auto& p : model.named_parameters()) add_tensor(hash, p.key(), p.value());
   for (const auto& b : model.named_buffers()) add_tensor(hash, b.key(), b.value());
   return static_cast<int64_t>(hash);
@@ -99,7 +160,7 @@ int64_t model_checksum(torch::nn::Module& model) {
 
 void save_checkpoint(const std::string& path, torch::nn::Module& model,
                      torch::optim::Optimizer* optimizer, const TrainingState& s,
-                     const std::string& model_signature) {
+                     const std::string& model_signature, const Vocabularies* vocabularies) {
   torch::serialize::OutputArchive archive;
   archive.write("format_version", c10::IValue(kFormatVersion));
   archive.write("model_signature", c10::IValue(model_signature));
@@ -111,6 +172,11 @@ void save_checkpoint(const std::string& path, torch::nn::Module& model,
     torch::serialize::OutputArchive optimizer_archive;
     optimizer->save(optimizer_archive);
     archive.write("optimizer", optimizer_archive);
+    archive.write("optimizer_checksum", c10::IValue(optimizer_checksum(*optimizer)));
+  }
+  if (vocabularies != nullptr) {
+    archive.write("src_vocab_checksum", c10::IValue(vocab_checksum(vocabularies->src)));
+    archive.write("tgt_vocab_checksum", c10::IValue(vocab_checksum(vocabularies->tgt)));
   }
   write_scalar(archive, "step", static_cast<double>(s.step));
   write_scalar(archive, "epoch", static_cast<double>(s.epoch));
@@ -131,7 +197,8 @@ void save_checkpoint(const std::string& path, torch::nn::Module& model,
 
 TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
                               torch::optim::Optimizer* optimizer,
-                              const std::string& model_signature, const std::string& vocab_files) {
+                              const std::string& model_signature,
+                              const Vocabularies* vocabularies) {
   if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": checkpoint not found");
   torch::serialize::InputArchive archive;
   try {
@@ -145,7 +212,11 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
     if (!archive.try_read("model_signature", signature) || !signature.isString()) {
       throw InputError(path + ": not an s2s checkpoint (no model description)");
     }
-    check_fits(path, signature.toStringRef(), model_signature, vocab_files);
+    check_fits(path, signature.toStringRef(), model_signature, vocabularies);
+    if (vocabularies != nullptr) {
+      check_vocab(archive, path, "src_vocab_checksum", vocabularies->src, vocabularies->src_file);
+      check_vocab(archive, path, "tgt_vocab_checksum", vocabularies->tgt, vocabularies->tgt_file);
+    }
     torch::serialize::InputArchive model_archive;
     archive.read("model", model_archive);
     model.load(model_archive);
@@ -160,6 +231,7 @@ TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
       torch::serialize::InputArchive optimizer_archive;
       archive.read("optimizer", optimizer_archive);
       optimizer->load(optimizer_archive);
+      check_optimizer(archive, path, *optimizer);
       torch::Tensor rng;
       archive.read("rng_cpu", rng);
       auto generator = at::detail::getDefaultCPUGenerator();  // a handle to the global generator

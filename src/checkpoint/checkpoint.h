@@ -1,13 +1,15 @@
 #pragma once
 // Checkpoints: model, optimizer, training progress, RNG state, a description of the model they
-// fit and a checksum of the model's tensors. Serialized in memory, then written atomically
-// (temporary file, fsync, rename): a kill or a full disk mid-write never leaves a broken
-// last.pt or best.pt, and never removes the previous one.
+// fit and checksums of the model's tensors, the optimizer's state and the vocabularies. Serialized
+// in memory, then written atomically (temporary file, fsync, rename): a kill or a full disk
+// mid-write never leaves a broken last.pt or best.pt, and never removes the previous one.
 
 #include <torch/torch.h>
 
 #include <string>
 #include <vector>
+
+#include "data/vocab.h"
 
 namespace s2s::checkpoint {
 
@@ -25,21 +27,34 @@ struct TrainingState {
   double elapsed_s = 0.0;         // training seconds so far, over every run of a resumed training
 };
 
+// The vocabularies a model's embeddings index, with the files they were read from. A checkpoint
+// stores a checksum of each; loading refuses one whose vocabulary changed (an edited or
+// replaced vocabulary file maps ids to other words, which nothing else would notice).
+struct Vocabularies {
+  const data::Vocab& src;
+  const data::Vocab& tgt;
+  std::string src_file;
+  std::string tgt_file;
+};
+
 // `model_signature` describes the architecture (model config + vocabulary sizes, as JSON);
 // loading compares it before touching any weight, so a checkpoint that does not fit is a clear
 // error naming the fields that differ. Write errors (full disk, ...) are std::runtime_error
 // naming the file and the OS error; the temporary file is removed.
 void save_checkpoint(const std::string& path, torch::nn::Module& model,
                      torch::optim::Optimizer* optimizer, const TrainingState& state,
-                     const std::string& model_signature);
+                     const std::string& model_signature,
+                     const Vocabularies* vocabularies = nullptr);
 
 // Loads weights (and optimizer state and RNG state when `optimizer` is given). Throws
-// InputError naming the file for a missing, corrupted (checksum) or non-fitting checkpoint;
-// `vocab_files` is named when the vocabulary sizes are what differs.
+// InputError naming the file for a missing, corrupted (checksum of the weights or of the
+// optimizer's state) or non-fitting checkpoint, and naming the vocabulary file that is not the
+// one the checkpoint was trained with. Checkpoints of earlier versions, without some of the
+// checksums, load unchecked on those.
 TrainingState load_checkpoint(const std::string& path, torch::nn::Module& model,
                               torch::optim::Optimizer* optimizer,
                               const std::string& model_signature,
-                              const std::string& vocab_files = "");
+                              const Vocabularies* vocabularies = nullptr);
 
 // The fields where two model signatures differ ("hidden_size 32 vs 64"), leaving out the
 // fields that do not shape the weights (init, dropout, hard attention modes); "" if they fit.
@@ -47,5 +62,10 @@ std::string signature_difference(const std::string& saved, const std::string& wa
 
 // A checksum (64-bit FNV-1a) of every parameter and buffer of `model`, names included.
 int64_t model_checksum(torch::nn::Module& model);
+// A checksum of the optimizer's state: for each parameter, in the order of its groups, the
+// tensors and step of its Adam or SGD state (absent states count as such).
+int64_t optimizer_checksum(torch::optim::Optimizer& optimizer);
+// A checksum of a vocabulary's tokens, in order.
+int64_t vocab_checksum(const data::Vocab& vocab);
 
 }  // namespace s2s::checkpoint

@@ -42,8 +42,10 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   const auto& reinforce = run.config.training.reinforce;
   run.model =
       model::build_model(run.config.model, run.src_vocab.size(), run.tgt_vocab.size(), reinforce);
+  const Vocabularies vocabularies{run.src_vocab, run.tgt_vocab, paths.src_vocab(),
+                                  paths.tgt_vocab()};
   load_checkpoint(paths.checkpoint(checkpoint), *run.model, /*optimizer=*/nullptr,
-                  run_signature(run), paths.src_vocab() + ", " + paths.tgt_vocab());
+                  run_signature(run), &vocabularies);
   run.model->to(run.device);
   run.model->eval();
   return run;

@@ -11,6 +11,7 @@
 #include "eval/translate.h"
 #include "run/manifest.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/logging.h"
 
 namespace s2s::cli {
@@ -101,9 +102,11 @@ void run_attention(const AttentionArgs& args) {
   const auto n = std::min(split.corpus.size(), static_cast<std::size_t>(args.limit));
   const std::vector<std::vector<std::string>> first(
       split.corpus.src.begin(), split.corpus.src.begin() + static_cast<std::ptrdiff_t>(n));
-  const auto sources =
-      eval::bounded_sources(first, run.config.evaluation.max_src_len,
-                            [&](std::size_t i) { return eval::sentence_origin(split, i); });
+  const auto max_src_len = run.config.evaluation.max_src_len;
+  check_decoding_memory(run, translate, first, "decoding " + split.name);
+  util::make_output_dir("--out", args.out);  // before decoding: a bad --out costs no time
+  const auto sources = eval::bounded_sources(
+      first, max_src_len, [&](std::size_t i) { return eval::sentence_origin(split, i); });
   const auto translations = eval::Translator(run).translate_tokens(sources, translate);
 
   eval::HeatmapInfo info;

@@ -20,6 +20,7 @@
 #include "util/fs.h"
 #include "util/logging.h"
 #include "util/progress.h"
+#include "util/signals.h"
 
 namespace s2s::cli {
 namespace {
@@ -94,14 +95,13 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   if (!split.alignments.empty()) files.push_back(split.alignments);
   run::warn_changed_files(args.run, files);
   auto translate = decode_options(run, args);
+  const auto max_src_len = run.config.evaluation.max_src_len;
+  check_decoding_memory(run, translate, split.corpus.src, "decoding " + split.name);
   util::ProgressLog progress("eval", "decoding " + split.name);
-  translate.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
-
-  const auto sources =
-      eval::bounded_sources(split.corpus.src, run.config.evaluation.max_src_len,
-                            [&](std::size_t i) { return eval::sentence_origin(split, i); });
-  const auto hyps = eval::texts(eval::Translator(run).translate_tokens(sources, translate));
-  const SplitScores scores = eval::score_split(run, split, hyps);
+  translate.progress = [&](std::size_t done, std::size_t total) {
+    progress.update(done, total);
+    util::stop_if_interrupted("while decoding " + split.name);  // under train's InterruptGuard
+  };
 
   const int64_t beam = translate.search.beam_size;
   // A length penalty other than the run's is named in the file name, so that it replaces no
@@ -112,11 +112,18 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   const auto prefix = args.out.empty() ? evaluation_prefix(args.run, split.name, args.checkpoint,
                                                            beam, named_penalty)
                                        : args.out;
+  const auto folder = std::filesystem::path(prefix).parent_path();
+  if (!folder.empty()) util::make_output_dir("--out", folder.string());  // before decoding
+
+  const auto sources = eval::bounded_sources(split.corpus.src, max_src_len, [&](std::size_t i) {
+    return eval::sentence_origin(split, i);
+  });
+  const auto hyps = eval::texts(eval::Translator(run).translate_tokens(sources, translate));
+  const SplitScores scores = eval::score_split(run, split, hyps);
+
   EvaluateResult r{prefix + ".hyp", prefix + ".scores.json", scores.bleu.score, scores.chrf.score,
                    eval::decode_name(beam)};
   const auto json = scores_json(args, split, translate.search, scores);
-  const auto folder = std::filesystem::path(prefix).parent_path();
-  if (!folder.empty()) std::filesystem::create_directories(folder);
   for (const auto& path : {r.hyp_path, r.scores_path}) {
     if (std::filesystem::exists(path)) util::logger("eval")->info("replacing {}", path);
   }

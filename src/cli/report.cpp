@@ -30,8 +30,9 @@ std::string run_report(const ReportArgs& args) {
   options.runs = args.runs;
   options.split = args.split;
   options.limit = args.limit;
-  const auto html = eval::render_report(options);
   const auto out = args.out.empty() ? args.runs.front() + "/report.html" : args.out;
+  util::check_output_file("--out", out, "report.html");
+  const auto html = eval::render_report(options);
   util::write_file_atomic(out, html);
   run::record_files_inside(args.runs.front(), {out});
   util::logger("report")->info("wrote {} ({})", out,

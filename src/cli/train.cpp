@@ -1,5 +1,7 @@
 #include "cli/train.h"
 
+#include <spdlog/fmt/fmt.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "util/error.h"
 #include "util/logging.h"
 #include "util/progress.h"
+#include "util/signals.h"
 #include "util/strings.h"
 
 namespace s2s::cli {
@@ -45,6 +48,35 @@ void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
   log->info("  log and curves:   {}, {}", paths.log(), paths.metrics());
   log->info("  next: s2s translate --run {}   (or: s2s evaluate --run {} --beam 5)", paths.dir,
             paths.dir);
+}
+
+struct TestResults {
+  std::optional<EvaluateResult> scores;
+  bool heatmaps = false;
+};
+
+// The training-time results of `checkpoint`: test.hyp, test.scores.json and the heatmaps.
+TestResults run_test(const config::Config& config, const run::RunPaths& paths,
+                     const std::string& checkpoint) {
+  TestResults results;
+  EvaluateArgs evaluate;
+  evaluate.run = paths.dir;
+  evaluate.split = "test";
+  evaluate.checkpoint = checkpoint;
+  evaluate.out = paths.dir + "/test";
+  results.scores = run_evaluate(evaluate);
+  if (config::uses_attention(config.model) && config.evaluation.heatmaps > 0) {
+    util::stop_if_interrupted("before the heatmaps");
+    AttentionArgs attention;
+    attention.run = paths.dir;
+    attention.split = "test";
+    attention.checkpoint = checkpoint;
+    attention.out = paths.dir + "/heatmaps";
+    attention.limit = config.evaluation.heatmaps;
+    run_attention(attention);
+    results.heatmaps = true;
+  }
+  return results;
 }
 
 }  // namespace
@@ -93,29 +125,24 @@ void run_train(const TrainArgs& args) {
   if (!trainer.main_rank()) return;  // rank 0 evaluates, reports and summarizes
   const auto& paths = trainer.paths();
   const std::string checkpoint = summary.averaged.empty() ? "best" : checkpoint::kTrainingAverage;
-  std::optional<EvaluateResult> test;
-  bool heatmaps = false;
-  if (!args.skip_test && !config.data.test.empty()) {
-    EvaluateArgs evaluate;
-    evaluate.run = paths.dir;
-    evaluate.split = "test";
-    evaluate.checkpoint = checkpoint;
-    evaluate.out = paths.dir + "/test";  // the training-time results: test.hyp, test.scores.json
-    test = run_evaluate(evaluate);
-    if (config::uses_attention(config.model) && config.evaluation.heatmaps > 0) {
-      AttentionArgs attention;
-      attention.run = paths.dir;
-      attention.split = "test";
-      attention.checkpoint = checkpoint;
-      attention.out = paths.dir + "/heatmaps";
-      attention.limit = config.evaluation.heatmaps;
-      run_attention(attention);
-      heatmaps = true;
-    }
+  // The training is saved: a SIGINT or SIGTERM from here on stops the test decoding between two
+  // batches and says how to finish, instead of ending the process without a word.
+  const util::InterruptGuard interrupts;
+  TestResults test;
+  try {
+    if (!args.skip_test && !config.data.test.empty()) test = run_test(config, paths, checkpoint);
+    util::stop_if_interrupted("before the report");
+  } catch (const util::Interrupted& e) {
+    throw util::Interrupted(
+        e.signal, fmt::format("{}: the training is complete and saved ({}, step {}); the test "
+                              "results are not written; finish with: s2s evaluate --run {} "
+                              "--checkpoint {} --out {}/test",
+                              e.what(), paths.checkpoint(checkpoint), summary.steps, paths.dir,
+                              checkpoint, paths.dir));
   }
   ReportArgs report;
   report.runs = {paths.dir};
-  print_summary(summary, paths, test, heatmaps, run_report(report));
+  print_summary(summary, paths, test.scores, test.heatmaps, run_report(report));
 }
 
 }  // namespace s2s::cli

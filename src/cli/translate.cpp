@@ -1,19 +1,16 @@
 #include "cli/translate.h"
 
-#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "checkpoint/load_run.h"
+#include "data/line_stream.h"
 #include "eval/splits.h"
 #include "eval/translate.h"
 #include "util/error.h"
@@ -22,77 +19,6 @@
 
 namespace s2s::cli {
 namespace {
-
-// Lines of a file descriptor in batches, as they arrive.
-class LineBatches {
- public:
-  explicit LineBatches(int fd) : fd_(fd) {}
-
-  // The next lines: waits for the first, then takes those already there and those arriving
-  // within `wait_ms`, up to `max`. Empty at the end of the input.
-  std::vector<std::string> next(std::size_t max, int64_t wait_ms) {
-    std::vector<std::string> lines;
-    take(lines, max);
-    while (lines.empty() && !eof_) {
-      read_some(-1);
-      take(lines, max);
-    }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
-    while (lines.size() < max && !eof_) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            deadline - std::chrono::steady_clock::now())
-                            .count();
-      if (left <= 0 || !read_some(static_cast<int>(left))) break;
-      take(lines, max);
-    }
-    return lines;
-  }
-
- private:
-  // Reads what is available within `timeout_ms` (-1: wait); false if nothing came.
-  bool read_some(int timeout_ms) {
-    pollfd p{fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, timeout_ms);
-    if (ready < 0 && errno == EINTR) return false;
-    if (ready <= 0) return false;
-    char chunk[1 << 16];
-    const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-    if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN) return false;
-      throw InputError(std::string("stdin: read error (") + std::strerror(errno) + ")");
-    }
-    if (n == 0) {
-      eof_ = true;
-      return false;
-    }
-    buffer_.append(chunk, static_cast<std::size_t>(n));
-    return true;
-  }
-
-  // Moves complete lines (and at the end a last line without newline) into `lines`.
-  void take(std::vector<std::string>& lines, std::size_t max) {
-    std::size_t start = 0;
-    while (lines.size() < max) {
-      const auto newline = buffer_.find('\n', start);
-      if (newline == std::string::npos) {
-        if (eof_ && start < buffer_.size()) {
-          lines.push_back(buffer_.substr(start));
-          start = buffer_.size();
-        }
-        break;
-      }
-      std::string line = buffer_.substr(start, newline - start);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      lines.push_back(std::move(line));
-      start = newline + 1;
-    }
-    buffer_.erase(0, start);
-  }
-
-  int fd_;
-  std::string buffer_;
-  bool eof_ = false;
-};
 
 // Source words outside the vocabulary: the first reason an out-of-domain line translates badly.
 class UnknownWords {
@@ -138,6 +64,35 @@ class UnknownWords {
   std::size_t tokens_ = 0, unknown_ = 0;
 };
 
+// What a line keeps while it is read: one word more than decoding uses (so that a cut line
+// still shows as one), and bytes enough for those words.
+data::LineLimits read_limits(std::size_t max_src_len) {
+  constexpr std::size_t kBytesPerWord = 256;  // far above any language's words
+  return {max_src_len + 1, (max_src_len + 1) * kBytesPerWord};
+}
+
+// The tokens of line `number` ("stdin:N: ..." on a tokenizer error). A line cut while it was
+// read is cut here to `max_src_len` tokens, with a word about the whole line.
+std::vector<std::string> tokenize_line(const data::Tokenizer& tokenizer,
+                                       const data::StreamLine& line, std::size_t number,
+                                       std::size_t max_src_len) {
+  const auto where = "stdin:" + std::to_string(number);
+  std::vector<std::string> tokens;
+  try {
+    tokens = tokenizer.tokenize(line.text);
+  } catch (const InputError& e) {
+    throw InputError(where + ": " + e.what());
+  }
+  if (!line.cut) return tokens;
+  const bool by_tokens = tokens.size() > max_src_len;
+  if (by_tokens) tokens.resize(max_src_len);
+  util::logger("translate")
+      ->warn("{}: a line of {} words ({} bytes) cut to its first {}", where, line.words, line.bytes,
+             by_tokens ? std::to_string(max_src_len) + " tokens (evaluation.max_src_len)"
+                       : std::to_string(line.text.size()) + " bytes");
+  return tokens;
+}
+
 }  // namespace
 
 void setup_translate(CLI::App& app) {
@@ -166,19 +121,16 @@ void run_translate(const TranslateArgs& args) {
   options.search.n_best = n_best;
   const eval::Translator translator(run);
   UnknownWords unknown(run.src_vocab);
-  LineBatches input(STDIN_FILENO);
+  const auto max_src_len = static_cast<std::size_t>(run.config.evaluation.max_src_len);
+  check_decoding_memory(run, options, {}, "translate");  // lines as long as decoding allows
+  data::LineBatches input(STDIN_FILENO, read_limits(max_src_len));
   const auto batch_size = static_cast<std::size_t>(run.config.evaluation.batch_size);
   std::size_t first_line = 1;
-  for (auto lines = input.next(batch_size, args.wait_ms); !lines.empty();
-       lines = input.next(batch_size, args.wait_ms)) {
+  for (auto lines = input.next(batch_size, args.wait_ms, "stdin"); !lines.empty();
+       lines = input.next(batch_size, args.wait_ms, "stdin")) {
     std::vector<std::vector<std::string>> sources;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      const auto where = "stdin:" + std::to_string(first_line + i);
-      try {
-        sources.push_back(run.src_tokenizer->tokenize(lines[i]));
-      } catch (const InputError& e) {
-        throw InputError(where + ": " + e.what());
-      }
+      sources.push_back(tokenize_line(*run.src_tokenizer, lines[i], first_line + i, max_src_len));
       unknown.count(sources.back(), first_line + i);
     }
     sources = eval::bounded_sources(sources, run.config.evaluation.max_src_len, [&](std::size_t i) {

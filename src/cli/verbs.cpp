@@ -20,6 +20,7 @@
 #include "cli/train.h"
 #include "cli/translate.h"
 #include "config/config.h"
+#include "eval/search_memory.h"
 #include "eval/splits.h"
 
 namespace s2s::cli {
@@ -104,6 +105,16 @@ eval::TranslateOptions decode_options(const checkpoint::LoadedRun& run, const Ru
   if (args.length_penalty >= 0) options.search.length_penalty = args.length_penalty;
   options.precision = run.precision.precision;
   return options;
+}
+
+void check_decoding_memory(const checkpoint::LoadedRun& run, const eval::TranslateOptions& options,
+                           const std::vector<std::vector<std::string>>& sources,
+                           const std::string& what) {
+  const int64_t max_src_len = run.config.evaluation.max_src_len;
+  const int64_t longest =
+      sources.empty() ? max_src_len + 1 : eval::longest_source(sources, max_src_len);
+  eval::check_search_memory(run.config, static_cast<int64_t>(run.tgt_vocab.size()), options.search,
+                            options.batch_size, sources.size(), longest, run.device, what);
 }
 
 }  // namespace s2s::cli

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "checkpoint/load_run.h"
 #include "eval/translate.h"
@@ -37,5 +38,11 @@ void add_split_option(CLI::App* sub, std::string& split);
 // The run's evaluation settings, with the beam size of --beam and the length penalty of
 // --length-penalty when given.
 eval::TranslateOptions decode_options(const checkpoint::LoadedRun& run, const RunArgs& args);
+// Refuses (ConfigError naming the keys and flags) a search with `options` of `sources` (empty:
+// not known in advance, as long as evaluation.max_src_len allows) that cannot fit in memory
+// (eval/search_memory.h), before decoding.
+void check_decoding_memory(const checkpoint::LoadedRun& run, const eval::TranslateOptions& options,
+                           const std::vector<std::vector<std::string>>& sources,
+                           const std::string& what);
 
 }  // namespace s2s::cli

@@ -38,6 +38,7 @@ struct DataConfig {
   std::string tokenizer = "word";
   bool lowercase = false;
   int64_t max_len = 50;
+  int64_t max_line_bytes = 1 << 20;
   int64_t src_min_freq = 1;
   int64_t tgt_min_freq = 1;
   int64_t src_max_vocab = 0;
@@ -189,6 +190,8 @@ void visit_fields(V& v, DataConfig& c) {
   v("tokenizer", c.tokenizer, "one of " + names_help(tokenizer_names()) + " (data/tokenizer.h)");
   v("lowercase", c.lowercase, "lower-case both sides before tokenizing");
   v("max_len", c.max_len, "drop training pairs longer than this (tokens); 0 = no limit");
+  v("max_line_bytes", c.max_line_bytes,
+    "refuse a corpus line longer than this (bytes), naming its file and line");
   v("src_min_freq", c.src_min_freq, "source words seen fewer times become <unk>");
   v("tgt_min_freq", c.tgt_min_freq, "target words seen fewer times become <unk>");
   v("src_max_vocab", c.src_max_vocab, "source vocabulary size cap incl. specials; 0 = no cap");
@@ -348,6 +351,10 @@ bool samples_attention(const ModelConfig& model);
 // The largest beam evaluation.beam_size and --beam accept: beyond it the work per sentence
 // grows with no gain in quality.
 constexpr int64_t kMaxBeamSize = 100;
+// The largest data.max_line_bytes (1 GiB) and evaluation.max_src_len: bounds on what one line may
+// cost before its tokens are counted.
+constexpr int64_t kMaxLineBytes = int64_t{1} << 30;
+constexpr int64_t kMaxSrcLen = 100000;
 
 // Checks every range and choice rule, one per line; throws ConfigError naming the key.
 void validate(const Config& config);

@@ -46,6 +46,8 @@ void validate_data(const DataConfig& d) {
   require_choice<CorpusFormat>("data.format", d.format);
   require_choice("data.tokenizer", d.tokenizer, tokenizer_names());
   require(d.max_len >= 0, "data.max_len", "must be >= 0 (0 = no limit)", d.max_len);
+  require(d.max_line_bytes >= 1 && d.max_line_bytes <= kMaxLineBytes, "data.max_line_bytes",
+          "must be in [1, 1073741824]", d.max_line_bytes);
   require(d.src_min_freq >= 1, "data.src_min_freq", "must be >= 1", d.src_min_freq);
   require(d.tgt_min_freq >= 1, "data.tgt_min_freq", "must be >= 1", d.tgt_min_freq);
   require(d.src_max_vocab == 0 || d.src_max_vocab > 4, "data.src_max_vocab",
@@ -186,7 +188,8 @@ void validate_evaluation(const EvaluationConfig& e) {
   require(e.batch_size >= 1, "evaluation.batch_size", "must be >= 1", e.batch_size);
   require_choice("evaluation.bleu_tokenize", e.bleu_tokenize, bleu_tokenizer_names());
   require(e.heatmaps >= 0, "evaluation.heatmaps", "must be >= 0", e.heatmaps);
-  require(e.max_src_len >= 1, "evaluation.max_src_len", "must be >= 1", e.max_src_len);
+  require(e.max_src_len >= 1 && e.max_src_len <= kMaxSrcLen, "evaluation.max_src_len",
+          "must be in [1, 100000]", e.max_src_len);
   require_choice<PrecisionMode>("evaluation.precision", e.precision);
 }
 

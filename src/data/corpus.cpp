@@ -59,7 +59,7 @@ std::string where(const std::string& path, std::size_t line) {
 
 }  // namespace
 
-std::vector<std::string> read_lines(const std::string& path) {
+std::vector<std::string> read_lines(const std::string& path, std::size_t max_line_bytes) {
   const std::string data = read_file(path);
   std::string_view text(data);
   if (text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
@@ -70,6 +70,11 @@ std::vector<std::string> read_lines(const std::string& path) {
     const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
     std::string_view line = text.substr(start, end - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (max_line_bytes > 0 && line.size() > max_line_bytes) {
+      throw InputError(where(path, lines.size() + 1) + "a line of " + std::to_string(line.size()) +
+                       " bytes, more than data.max_line_bytes = " + std::to_string(max_line_bytes) +
+                       "; cut or drop the line, or raise the key");
+    }
     std::size_t bad = line.find('\0');
     if (bad != std::string_view::npos) {
       throw InputError(where(path, lines.size() + 1) + "NUL byte at byte " +
@@ -91,8 +96,8 @@ std::vector<std::string> read_lines(const std::string& path) {
   return lines;
 }
 
-std::vector<SentencePair> read_tsv(const std::string& path) {
-  const std::vector<std::string> lines = read_lines(path);
+std::vector<SentencePair> read_tsv(const std::string& path, std::size_t max_line_bytes) {
+  const std::vector<std::string> lines = read_lines(path, max_line_bytes);
   std::vector<SentencePair> pairs;
   pairs.reserve(lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -116,9 +121,10 @@ std::vector<SentencePair> read_tsv(const std::string& path) {
   return pairs;
 }
 
-std::vector<SentencePair> read_parallel(const std::string& src_path, const std::string& tgt_path) {
-  std::vector<std::string> src = read_lines(src_path);
-  std::vector<std::string> tgt = read_lines(tgt_path);
+std::vector<SentencePair> read_parallel(const std::string& src_path, const std::string& tgt_path,
+                                        std::size_t max_line_bytes) {
+  std::vector<std::string> src = read_lines(src_path, max_line_bytes);
+  std::vector<std::string> tgt = read_lines(tgt_path, max_line_bytes);
   if (src.size() != tgt.size()) {
     throw InputError("parallel files differ in length: " + src_path + " has " +
                      std::to_string(src.size()) + " lines, " + tgt_path + " has " +
@@ -159,7 +165,7 @@ std::vector<SentencePair> read_corpus(const CorpusSpec& spec) {
   std::string files;
   if (format_of(spec) == config::CorpusFormat::kTsv) {
     files = spec.path;
-    pairs = read_tsv(spec.path);
+    pairs = read_tsv(spec.path, spec.max_line_bytes);
   } else {
     if (spec.src_ext.empty() || spec.tgt_ext.empty()) {
       throw ConfigError("corpus format 'parallel' needs both src_ext and tgt_ext (path " +
@@ -168,7 +174,7 @@ std::vector<SentencePair> read_corpus(const CorpusSpec& spec) {
     const std::string src = spec.path + "." + spec.src_ext;
     const std::string tgt = spec.path + "." + spec.tgt_ext;
     files = src + " and " + tgt;
-    pairs = read_parallel(src, tgt);
+    pairs = read_parallel(src, tgt, spec.max_line_bytes);
   }
   if (pairs.empty()) throw InputError(files + ": no sentence pairs (empty corpus)");
   return pairs;

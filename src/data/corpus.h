@@ -14,9 +14,9 @@ namespace s2s::data {
 
 // Reads a UTF-8 text file whole: strips one BOM, turns CRLF into LF, drops blank lines at the
 // end of the file only, and rejects invalid UTF-8 and NUL bytes ("PATH:LINE: invalid UTF-8 at
-// byte N", N the 1-based byte within the line). Missing or unreadable files throw InputError naming
-// the path.
-std::vector<std::string> read_lines(const std::string& path);
+// byte N", N the 1-based byte within the line), and a line longer than `max_line_bytes` (0: no
+// bound) naming data.max_line_bytes. Missing or unreadable files throw InputError naming the path.
+std::vector<std::string> read_lines(const std::string& path, std::size_t max_line_bytes = 0);
 
 struct SentencePair {
   std::string src, tgt;
@@ -26,15 +26,17 @@ struct SentencePair {
 // `source<TAB>target` per line; any other number of columns is an InputError naming the line
 // (Tatoeba/manythings files carry a third attribution column: cut -f1,2 drops it). An empty
 // line yields an empty pair, which filtering then counts.
-std::vector<SentencePair> read_tsv(const std::string& path);
+std::vector<SentencePair> read_tsv(const std::string& path, std::size_t max_line_bytes = 0);
 
 // Line i of `src_path` pairs with line i of `tgt_path`; differing line counts throw.
-std::vector<SentencePair> read_parallel(const std::string& src_path, const std::string& tgt_path);
+std::vector<SentencePair> read_parallel(const std::string& src_path, const std::string& tgt_path,
+                                        std::size_t max_line_bytes = 0);
 
 struct CorpusSpec {
   std::string format = "parallel";  // data.format: "tsv" | "parallel" (config/choices.h)
   std::string path;                 // the tsv file, or the prefix of the parallel files
   std::string src_ext, tgt_ext;     // parallel only: files are path + "." + ext
+  std::size_t max_line_bytes = 0;   // data.max_line_bytes; 0: no bound
 };
 
 // "data/train.tsv" or "data/train.{de,en}": how logs and errors name a corpus.

@@ -93,9 +93,7 @@ std::string heatmap_file_name(int64_t id, int64_t head) {
 std::vector<std::string> write_heatmaps(const std::string& dir,
                                         const std::vector<HeatmapSentence>& sentences,
                                         const HeatmapInfo& info) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) throw InputError(dir + ": cannot create directory (" + error.message() + ")");
+  util::make_output_dir("heatmaps", dir);
   std::ostringstream index;
   std::vector<std::string> files;
   for (const auto& s : sentences) {

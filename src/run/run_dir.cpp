@@ -23,6 +23,7 @@ data::CorpusSpec corpus_spec(const config::DataConfig& d, const std::string& pat
   spec.path = path;
   spec.src_ext = d.src_ext;
   spec.tgt_ext = d.tgt_ext;
+  spec.max_line_bytes = static_cast<std::size_t>(d.max_line_bytes);
   return spec;
 }
 

@@ -12,19 +12,19 @@ namespace s2s::train {
 CheckpointKeeper::CheckpointKeeper(const config::TrainingConfig& training,
                                    const TrainingRunDir& run_dir, model::Seq2Seq model,
                                    torch::optim::Optimizer& optimizer, std::string signature,
-                                   bool writes)
+                                   checkpoint::Vocabularies vocabularies, bool writes)
     : training_(training),
       run_dir_(run_dir),
       model_(std::move(model)),
       optimizer_(optimizer),
       signature_(std::move(signature)),
+      vocabularies_(std::move(vocabularies)),
       writes_(writes) {}
 
 checkpoint::TrainingState CheckpointKeeper::resume() {
   const auto& paths = run_dir_.paths();
-  auto state =
-      checkpoint::load_checkpoint(paths.checkpoint("last"), *model_, &optimizer_, signature_,
-                                  paths.src_vocab() + ", " + paths.tgt_vocab());
+  auto state = checkpoint::load_checkpoint(paths.checkpoint("last"), *model_, &optimizer_,
+                                           signature_, &vocabularies_);
   last_saved_step_ = state.step;
   return state;
 }
@@ -32,7 +32,7 @@ checkpoint::TrainingState CheckpointKeeper::resume() {
 void CheckpointKeeper::save(const std::string& name, const checkpoint::TrainingState& state) {
   if (!writes_) return;
   const auto path = run_dir_.paths().checkpoint(name);
-  checkpoint::save_checkpoint(path, *model_, &optimizer_, state, signature_);
+  checkpoint::save_checkpoint(path, *model_, &optimizer_, state, signature_, &vocabularies_);
   run_dir_.record({path});
   if (name == "last") last_saved_step_ = state.step;
   if (name == "pending") pending_step_ = state.step;

@@ -27,10 +27,11 @@ namespace s2s::train {
 class CheckpointKeeper {
  public:
   // Keeps the checkpoints of `model` and `optimizer` (which outlive it) in `run_dir`;
-  // `signature`: run::model_signature of the model; `writes`: false on the ranks other than 0.
+  // `signature`: run::model_signature of the model; `vocabularies` (which outlive it too): the
+  // run's, whose checksums every checkpoint stores; `writes`: false on the ranks other than 0.
   CheckpointKeeper(const config::TrainingConfig& training, const TrainingRunDir& run_dir,
                    model::Seq2Seq model, torch::optim::Optimizer& optimizer, std::string signature,
-                   bool writes);
+                   checkpoint::Vocabularies vocabularies, bool writes);
 
   // --resume: loads last.pt into the model and the optimizer (and the RNG); its training state.
   checkpoint::TrainingState resume();
@@ -60,6 +61,7 @@ class CheckpointKeeper {
   model::Seq2Seq model_;
   torch::optim::Optimizer& optimizer_;
   std::string signature_;
+  checkpoint::Vocabularies vocabularies_;
   bool writes_;
   int64_t last_saved_step_ = -1;  // the step of checkpoints/last.pt
   int64_t pending_step_ = -1;     // the step of checkpoints/pending.pt, -1 if none

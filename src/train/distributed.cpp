@@ -75,9 +75,11 @@ Distributed::Distributed(const DistributedEnv& env, double timeout_s, torch::Dev
   }
   auto options = c10d::ProcessGroupGloo::Options::create();
   options->timeout = millis(timeout_s);
-  options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(
-      env.master_addr == "localhost" ? "127.0.0.1" : env.master_addr));
   try {
+    // Gloo's transport binds to the interface of MASTER_ADDR on every rank: an address that is
+    // no interface of this machine (or a name that does not resolve) fails here.
+    options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(
+        env.master_addr == "localhost" ? "127.0.0.1" : env.master_addr));
     group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, static_cast<int>(env.rank),
                                                          static_cast<int>(env.world_size), options);
   } catch (const std::exception& e) {

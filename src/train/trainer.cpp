@@ -11,11 +11,11 @@
 #include "run/manifest.h"
 #include "run/provenance.h"
 #include "train/early_stopping.h"
+#include "train/memory_check.h"
 #include "train/optimizer.h"
 #include "util/error.h"
 #include "util/logging.h"
 #include "util/signals.h"
-#include "util/system.h"
 
 namespace s2s::train {
 namespace {
@@ -35,21 +35,6 @@ void check_evaluation_inputs(const config::Config& config, const TrainingData& d
   };
   if (!config.data.test.empty()) check("test");
   if (!config.data.valid_alignments.empty()) check("valid");
-}
-
-// Weights, gradients and Adam's two moments: four float copies of every parameter.
-void check_memory(const config::Config& config, const TrainingData& data, torch::Device device) {
-  const double parameters = model::expected_parameters(
-      config.model, data.src_vocab.size(), data.tgt_vocab.size(), config.training.reinforce);
-  const double needed = 4.0 * 4.0 * parameters, available = util::available_memory_bytes();
-  if (!device.is_cpu() || available <= 0 || needed <= available) return;
-  const auto& m = config.model;
-  throw ConfigError(fmt::format(
-      "model.emb_size = {}, model.hidden_size = {} (vocabularies {} and {}) give {:.3g} "
-      "parameters: {} for weights, gradients and optimizer state, more than the {} of memory "
-      "available",
-      m.emb_size, m.hidden_size, data.src_vocab.size(), data.tgt_vocab.size(), parameters,
-      util::format_bytes(needed), util::format_bytes(available)));
 }
 
 // Epochs times the first epoch's batches (token batches vary a little between epochs), capped
@@ -109,6 +94,8 @@ void Trainer::build_model() {
   keeper_.emplace(config_.training, run_dir_, model_, *optimizer_,
                   run::model_signature(config_.model, src_size, tgt_size,
                                        model::has_learned_baseline(config_.model, reinforce)),
+                  checkpoint::Vocabularies{data_.src_vocab, data_.tgt_vocab, paths().src_vocab(),
+                                           paths().tgt_vocab()},
                   ranks_.main());
   state_.learning_rate = config_.training.learning_rate;
   if (options_.resume) {

@@ -74,4 +74,39 @@ int remove_stale_temp_files(const std::string& dir,
   return removed;
 }
 
+void check_output_file(const std::string& flag, const std::string& path,
+                       const std::string& example_name) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    throw UserError(flag + " " + path + ": is a directory; name the file to write" +
+                    (example_name.empty() ? "" : " (e.g. " + path + "/" + example_name + ")"));
+  }
+  const auto parent = fs::path(path).parent_path();
+  if (parent.empty()) return;
+  if (!fs::exists(parent, ec)) {
+    throw UserError(flag + " " + path + ": directory " + parent.string() + " does not exist");
+  }
+  if (!fs::is_directory(parent, ec)) {
+    throw UserError(flag + " " + path + ": " + parent.string() + " is not a directory");
+  }
+}
+
+void make_output_dir(const std::string& flag, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return;
+  if (fs::exists(path, ec)) {
+    throw UserError(flag + " " + path + ": is a file; name a directory to write into");
+  }
+  for (auto p = fs::path(path).parent_path(); !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p, ec) && !fs::is_directory(p, ec)) {
+      throw UserError(flag + " " + path + ": " + p.string() + " is not a directory");
+    }
+    if (p == p.parent_path()) break;
+  }
+  fs::create_directories(path, ec);
+  if (ec) throw std::runtime_error(path + ": cannot create directory (" + ec.message() + ")");
+}
+
 }  // namespace s2s::util

@@ -24,4 +24,15 @@ std::string temp_path(const std::string& path);
 int remove_stale_temp_files(const std::string& dir,
                             const std::function<bool(const std::string& name)>& ours);
 
+// Output paths a user names with a flag (`--out`), checked before any work. The wrong kind of
+// path is the user's mistake, a UserError naming the flag (exit 2): a directory where a file is
+// to be written, a file where a directory is, a parent directory that does not exist. A refusal
+// by the system (a read-only disk, permissions, a full disk) is a write failure, a
+// std::runtime_error naming the path and the OS error (exit 1), like every other write's.
+// `example_name` ("report.html") is suggested when `path` is a directory.
+void check_output_file(const std::string& flag, const std::string& path,
+                       const std::string& example_name = "");
+// Creates `path` (and its parents) unless it is a directory already.
+void make_output_dir(const std::string& flag, const std::string& path);
+
 }  // namespace s2s::util

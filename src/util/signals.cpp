@@ -46,4 +46,9 @@ std::string signal_name(int signal) {
   return "signal " + std::to_string(signal);
 }
 
+void stop_if_interrupted(const std::string& what) {
+  if (const int signal = g_pending.load())
+    throw Interrupted(signal, signal_name(signal) + " " + what);
+}
+
 }  // namespace s2s::util

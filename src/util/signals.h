@@ -31,4 +31,9 @@ struct Interrupted : std::runtime_error {
 // "SIGINT", "SIGTERM", ...
 std::string signal_name(int signal);
 
+// Work that can stop between two of its pieces (batches of a decoding): throws
+// Interrupted(signal, "SIGINT " + what) once an InterruptGuard has recorded a signal; does
+// nothing otherwise (and without a guard, where a signal ends the process as usual).
+void stop_if_interrupted(const std::string& what);
+
 }  // namespace s2s::util

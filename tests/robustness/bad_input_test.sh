@@ -79,4 +79,40 @@ open(path, 'wb').write(bytes(data))
 PY
 expect 2 "best.pt: checkpoint is corrupted \(its weights do not match their checksum\)" \
   "$s2s" evaluate --run "$work/flipped"
+
+# A NaN written into the optimizer's state (the last data entry of the largest size: the
+# optimizer's moments follow the weights in the archive) is caught by its checksum on resume.
+cp -r "$run" "$work/optimizer"
+python3 - "$work/optimizer/checkpoints/last.pt" <<'PY'
+import struct, sys, zipfile
+path = sys.argv[1]
+data = bytearray(open(path, 'rb').read())
+with zipfile.ZipFile(path) as z:
+    entries = [i for i in z.infolist() if '/data/' in i.filename]
+    size = max(i.file_size for i in entries)
+    info = max((i for i in entries if i.file_size == size),
+               key=lambda i: int(i.filename.rsplit('/', 1)[1]))
+name_len, extra_len = struct.unpack('<HH', data[info.header_offset + 26:info.header_offset + 30])
+start = info.header_offset + 30 + name_len + extra_len + (info.file_size // 8) * 4
+data[start:start + 4] = struct.pack('<f', float('nan'))
+open(path, 'wb').write(bytes(data))
+PY
+expect 2 "last.pt: checkpoint is corrupted \(its optimizer state does not match its checksum" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/optimizer" --resume \
+  --set training.max_steps=9
+
+# An edited word in a vocabulary file is refused, with the file, by every verb that loads.
+cp -r "$run" "$work/edited"
+sed -i '10s/.*/zzzedited/' "$work/edited/tgt_vocab.txt"
+expect 2 "edited/tgt_vocab.txt: the vocabulary is not the one .*best.pt was trained with" \
+  "$s2s" evaluate --run "$work/edited"
+expect 2 "edited/tgt_vocab.txt: the vocabulary is not the one .*last.pt was trained with" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/edited" --resume \
+  --set training.max_steps=9
+# A master nobody serves (a rank 1 alone, on the loopback address only) is named with its
+# address and port, as a usage error.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+expect 2 "^error: rank 1 could not meet the others at 127.0.0.1:$port within 2 s \(training.dist_timeout_s\)" \
+  env WORLD_SIZE=2 RANK=1 MASTER_ADDR=127.0.0.1 MASTER_PORT="$port" \
+  "$s2s" train -c "$work/tiny.json" --set run_dir="$work/lonely" --set training.dist_timeout_s=2
 echo "bad input robustness tests passed"

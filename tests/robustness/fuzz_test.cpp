@@ -10,6 +10,7 @@
 // failure repeats.
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -149,6 +150,49 @@ data::TokenizerOptions lowercased() {
 TEST_F(FuzzTest, ConfigFile) {
   fuzz("config", {read(repo("configs/default.json")), read(repo("configs/multi30k_de_en.json"))},
        [&](const std::string& text) { config::load_config(file("c.json", text)); });
+}
+
+// Configs built to be deep or large, and mutations of them: refused or read in time, in memory
+// that does not grow with their depth (the reader once kept every level's path: 8 GB for
+// 100,000 levels).
+std::vector<std::string> deep_and_large_configs(const std::string& valid) {
+  const auto nest = [](const std::string& open, const std::string& close, int depth, bool closed) {
+    std::string text = "{\"name\": ";
+    for (int i = 0; i < depth; ++i) text += open;
+    text += "1";
+    if (closed) {
+      for (int i = 0; i < depth; ++i) text += close;
+    }
+    return text + "}";
+  };
+  std::string many_keys = "{";
+  for (int i = 0; i < 20000; ++i) many_keys += "\"k" + std::to_string(i) + "\": 1, ";
+  many_keys += "\"name\": \"x\"}";
+  return {valid,
+          nest("{\"a\": ", "}", 100000, true),
+          nest("[", "]", 100000, true),
+          nest("[", "]", 100000, false),
+          nest("{\"a\": [", "]}", 30, true),  // 61 levels with the root: read
+          nest("{\"a\": [", "]}", 40, true),  // 81: refused
+          "{\"name\": \"" + std::string(1 << 20, 'x') + "\"}",
+          "{\"seed\": 1" + std::string(10000, '0') + "}",
+          "{\"training\": {\"learning_rate\": 1e999999}}",
+          many_keys};
+}
+
+long peak_rss_kb() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+TEST_F(FuzzTest, ConfigNestingAndSize) {
+  const auto before = peak_rss_kb();
+  fuzz("config_size", deep_and_large_configs(read(repo("configs/default.json"))),
+       [&](const std::string& text) { config::load_config(file("c.json", text)); });
+  // The largest input is about 1 MB: reading any of them may not cost hundreds of MB.
+  EXPECT_LT(peak_rss_kb() - before, 200 * 1024)
+      << "peak RSS grew by " << (peak_rss_kb() - before) << " KB";
 }
 
 TEST_F(FuzzTest, SetOverrides) {

@@ -57,4 +57,27 @@ wait $pid || true
 from=$(grep -o "resumed from step [0-9]*" "$work/kill_resume.out" | grep -o "[0-9]*$")
 [ "$from" -ge 4 ] || fail "after SIGKILL the run resumed from step $from; expected a periodic checkpoint >= 4"
 [ ! -e "$work/kill/checkpoints/pending.pt" ] || fail "pending.pt survived the resume"
+# SIGINT during the final test decoding: exit 130, what is saved and the command that finishes.
+mkdir -p "$work/bigtest"
+for ext in en fr; do
+  for _ in $(seq 50); do cat "$work/data/test.$ext"; done > "$work/bigtest/test.$ext"
+done
+"$s2s" train -c "$work/tiny.json" --set run_dir="$work/intest" --set data.test="$work/bigtest/test" \
+  --set data.test_alignments= --set evaluation.batch_size=1 > "$work/intest.out" 2>&1 &
+pid=$!
+# The test split is read twice: checked at start-up, then for the decoding after training.
+for _ in $(seq 300); do
+  [ "$(grep -c "test: 2000 sentences" "$work/intest.out" 2>/dev/null)" -ge 2 ] && break
+  sleep 0.1
+done
+kill -INT $pid
+set +e; wait $pid; code=$?; set -e
+[ "$code" = 130 ] || { cat "$work/intest.out"; fail "SIGINT in test decoding: exit $code, expected 130"; }
+finish="s2s evaluate --run $work/intest --checkpoint best --out $work/intest/test"
+grep -Eq "^interrupted by SIGINT while decoding test: the training is complete and saved \(.*best.pt, step 6\); the test results are not written; finish with: $finish$" "$work/intest.out" ||
+  { cat "$work/intest.out"; fail "SIGINT in test decoding: message"; }
+[ ! -e "$work/intest/test.hyp" ] || fail "a test.hyp was written after SIGINT"
+"$s2s" evaluate --run "$work/intest" --checkpoint best --out "$work/intest/test" > /dev/null 2>&1 ||
+  fail "the finishing command failed"
+[ "$(wc -l < "$work/intest/test.hyp")" = 2000 ] || fail "the finishing command wrote no test.hyp"
 echo "interrupt robustness tests passed"

@@ -76,3 +76,17 @@ rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 open(out, "w").write(f"{code} {rss} {seconds:.2f}\n")
 PY
 }
+
+# exit_of M: the exit code a `measure` wrote to M.
+exit_of() { cut -d' ' -f1 "$1"; }
+
+# no_costlier SMALL BIG KB SECONDS WHAT: the command measured into BIG took at most KB more peak
+# memory and SECONDS more time than the one measured into SMALL.
+no_costlier() {
+  local small_code small_rss small_s big_code big_rss big_s
+  read -r small_code small_rss small_s < "$1"
+  read -r big_code big_rss big_s < "$2"
+  [ $(( big_rss - small_rss )) -lt "$3" ] || fail "$5 took $big_rss KB, the small input $small_rss KB"
+  python3 -c "import sys; sys.exit(0 if $big_s <= $small_s + $4 else 1)" ||
+    fail "$5 took $big_s s, the small input $small_s s"
+}

@@ -31,4 +31,16 @@ leftovers=$(ls "$run"/checkpoints/*.tmp.* "$run"/*.tmp.* 2>/dev/null || true)
 
 # The run still evaluates.
 "$s2s" evaluate --run "$run" > /dev/null 2>&1 || fail "the run no longer evaluates"
+
+# Output paths: a directory the system refuses to create is a write failure (exit 1, like every
+# other); the wrong kind of path is the user's mistake (exit 2, naming the flag), found before
+# any decoding.
+expect 1 "^error: /proc/s2s-nowhere/att: cannot create directory" \
+  "$s2s" attention --run "$run" --out /proc/s2s-nowhere/att
+expect 1 "^error: /proc/s2s-nowhere: cannot create directory" \
+  "$s2s" evaluate --run "$run" --out /proc/s2s-nowhere/test
+expect 2 "^error: --out $work: is a directory; name the file to write \(e.g. $work/report.html\)" \
+  "$s2s" report --run "$run" --out "$work"
+expect 2 "^error: --out $run/config.json: is a file; name a directory" \
+  "$s2s" attention --run "$run" --out "$run/config.json"
 echo "write error robustness tests passed"

@@ -55,6 +55,21 @@ TEST_F(CorpusTest, ReadLinesReportsInvalidUtf8WithLineAndByte) {
   EXPECT_EQ(error_of<InputError>([&] { read_lines(q); }), q + ":1: invalid UTF-8 at byte 1");
 }
 
+TEST_F(CorpusTest, ReadLinesRefusesALineLongerThanTheBound) {
+  const auto file = write("long.txt", "short\n" + std::string(101, 'x') + "\nshort\n");
+  EXPECT_EQ(read_lines(file, 101).size(), 3u);  // at the bound: kept
+  const auto message = error_of<InputError>([&] { read_lines(file, 100); });
+  EXPECT_EQ(message, file +
+                         ":2: a line of 101 bytes, more than data.max_line_bytes = 100; cut "
+                         "or drop the line, or raise the key");
+  const auto prefix = path("c");
+  write("c.src", "a\nb\n");
+  write("c.tgt", "a\n" + std::string(50, 'y') + "\n");
+  CorpusSpec spec{"parallel", prefix, "src", "tgt", 10};
+  EXPECT_NE(error_of<InputError>([&] { read_corpus(spec); }).find("c.tgt:2: a line of 50 bytes"),
+            std::string::npos);
+}
+
 TEST_F(CorpusTest, ReadLinesNamesMissingFilesAndDirectories) {
   const std::string missing = path("missing.txt");
   EXPECT_EQ(error_of<InputError>([&] { read_lines(missing); }),
