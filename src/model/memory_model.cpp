@@ -27,7 +27,7 @@ double search_bytes(const config::ModelConfig& model, int64_t tgt_vocab, int64_t
   const auto H = static_cast<double>(model.hidden_size), V = static_cast<double>(tgt_vocab);
   const auto S = static_cast<double>(src_len), T = static_cast<double>(max_steps);
   const double attention = keeps_attention ? 2 * T * heads_of(model) * S : 0.0;
-  const double per_hypothesis = S * 2 * H + 3 * V + attention;
+  const double per_hypothesis = S * 2 * H + 3 * V + 4 * T + attention;
   return kFloatBytes * static_cast<double>(batch) * static_cast<double>(beam) * per_hypothesis;
 }
 

@@ -35,6 +35,7 @@ double training_step_bytes(const config::ModelConfig& model, int64_t tgt_vocab,
 // decoder steps, S source positions): per hypothesis
 //   S (2 H)           the encoder states and keys, repeated for each hypothesis
 //   3 V               one step's logits, log-probabilities and the candidates ranked over them
+//   4 T               the token and back-pointer (int64) of every step
 //   T m S (x 2)       the attention rows kept for every step, and their copy at the end
 // (attention only when `keeps_attention`).
 double search_bytes(const config::ModelConfig& model, int64_t tgt_vocab, int64_t batch,

@@ -67,7 +67,8 @@ void check_memory(const config::Config& config, const TrainingData& data, torch:
         util::format_bytes(available)));
   }
   const auto& e = config.evaluation;
-  const auto search = eval::translate_options(e).search;
+  auto search = eval::translate_options(e).search;
+  search.keep_attention = e.replace_unk;  // as the validator decodes
   eval::check_search_memory(config, static_cast<int64_t>(data.tgt_vocab.size()), search,
                             e.batch_size, data.valid_text.size(),
                             eval::longest_source(data.valid_text.src, e.max_src_len), device,

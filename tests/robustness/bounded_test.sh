@@ -103,7 +103,8 @@ python3 -c "print(' '.join(['mot'] * 2000))" >> "$work/longtrain/valid.fr"
 expect 2 "^error: validation needs about .* x 100 hypotheses \(evaluation.beam_size, --beam\) of up to 200110 steps" \
   "$s2s" train -c "$work/tiny.json" --set run_dir="$work/wide_valid" \
   --set data.valid="$work/longtrain/valid" --set evaluation.max_src_len=100000 \
-  --set evaluation.max_len_ratio=100 --set evaluation.beam_size=100
+  --set evaluation.max_len_ratio=100 --set evaluation.beam_size=100 \
+  --set evaluation.replace_unk=true
 train --set run_dir="$work/wide" --set evaluation.max_src_len=100000 \
   --set evaluation.max_len_ratio=100 --set training.max_steps=2 --skip-test
 expect 2 "^error: translate needs about .* 64 sentences \(evaluation.batch_size\) x 100 hypotheses" \

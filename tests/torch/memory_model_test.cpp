@@ -38,9 +38,9 @@ TEST(MemoryModelTest, SearchGrowsWithBeamAndKeptAttention) {
   const auto m = small_model();
   const double one = search_bytes(m, 100, 8, 1, 20, 50, /*keeps_attention=*/true);
   EXPECT_DOUBLE_EQ(search_bytes(m, 100, 8, 5, 20, 50, true), 5 * one);
-  // B = 8, K = 1: 4 x 8 x (20 x 64 + 300 + 2 x 50 x 20).
-  EXPECT_DOUBLE_EQ(one, 4.0 * 8 * (20 * 64 + 300 + 2000));
-  EXPECT_DOUBLE_EQ(search_bytes(m, 100, 8, 1, 20, 50, false), 4.0 * 8 * (20 * 64 + 300));
+  // B = 8, K = 1: 4 x 8 x (20 x 64 + 300 + 4 x 50 + 2 x 50 x 20).
+  EXPECT_DOUBLE_EQ(one, 4.0 * 8 * (20 * 64 + 300 + 200 + 2000));
+  EXPECT_DOUBLE_EQ(search_bytes(m, 100, 8, 1, 20, 50, false), 4.0 * 8 * (20 * 64 + 300 + 200));
 }
 
 TEST(MemoryModelTest, SearchStepsFollowTheLengthLimit) {
