@@ -15,25 +15,6 @@
 namespace s2s::cli {
 namespace {
 
-// The checks sacreBLEU makes, with messages that name the files.
-void check_files(const BleuArgs& args, const std::vector<std::string>& hyps,
-                 const std::vector<std::string>& refs) {
-  if (hyps.size() != refs.size()) {
-    throw InputError("'" + args.hyp + "' has " + std::to_string(hyps.size()) + " lines but '" +
-                     args.ref + "' has " + std::to_string(refs.size()) +
-                     "; hypotheses and references must pair up line by line");
-  }
-  if (refs.empty()) {
-    throw InputError("'" + args.hyp + "' and '" + args.ref + "' hold no lines: nothing to score");
-  }
-  for (std::size_t i = 0; i < refs.size(); ++i) {
-    if (refs[i].empty()) {
-      throw InputError("'" + args.ref + "' line " + std::to_string(i + 1) +
-                       " is empty; sacreBLEU refuses empty references");
-    }
-  }
-}
-
 void print_text(const metrics::BleuResult& bleu, const std::optional<metrics::ChrfResult>& chrf) {
   std::cout << bleu.format() << "\n"
             << "signature: " << bleu.signature() << "\n";
@@ -68,7 +49,9 @@ void setup_bleu(CLI::App& app) {
   CLI::App* sub =
       app.add_subcommand("bleu", "Score translations with sacreBLEU-compatible BLEU and chrF");
   sub->add_option("--hyp", args->hyp, "Hypotheses, one sentence a line (UTF-8)")->required();
-  sub->add_option("--ref", args->ref, "References, line by line with the hypotheses")->required();
+  sub->add_option("--ref", args->refs,
+                  "References, line by line with the hypotheses; repeat for several references")
+      ->required();
   sub->add_option("--tokenize", args->tokenize, "sacreBLEU tokenizer")
       ->check(CLI::IsMember(metrics::sacre_tokenizer_names()))
       ->capture_default_str();
@@ -92,15 +75,14 @@ void run_bleu(const BleuArgs& args) {
   metrics::validate_bleu_options(bleu_options);
 
   const std::vector<std::string> hyps = metrics::read_text_lines(args.hyp);
-  const std::vector<std::string> refs = metrics::read_text_lines(args.ref);
-  check_files(args, hyps, refs);
+  const auto refs = metrics::read_reference_files(args.refs, hyps.size(), "'" + args.hyp + "'");
 
-  const metrics::BleuResult bleu = metrics::corpus_bleu(hyps, refs, bleu_options);
+  const metrics::BleuResult bleu = metrics::corpus_bleu_multi(hyps, refs, bleu_options);
   std::optional<metrics::ChrfResult> chrf;
   if (args.chrf) {
     metrics::ChrfOptions chrf_options;
     chrf_options.lowercase = args.chrf_lowercase;
-    chrf = metrics::corpus_chrf(hyps, refs, chrf_options);
+    chrf = metrics::corpus_chrf_multi(hyps, refs, chrf_options);
   }
   if (args.json) {
     print_json(bleu, chrf);

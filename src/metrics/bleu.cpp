@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string_view>
@@ -87,15 +88,39 @@ class Preprocessor {
   bool lowercase_;
 };
 
-// Adds one segment pair's statistics to `stats` (sacreBLEU's _compute_segment_statistics).
-void add_segment(std::u32string_view hyp, std::u32string_view ref, int max_order,
+// The reference length closest to `hyp_len`, the shorter on a tie (sacreBLEU's
+// _get_closest_ref_len).
+std::int64_t closest_ref_len(std::int64_t hyp_len, const std::vector<std::int64_t>& ref_lens) {
+  std::int64_t closest = ref_lens.front();
+  for (const auto len : ref_lens) {
+    const auto diff = std::abs(hyp_len - len), best = std::abs(hyp_len - closest);
+    if (diff < best || (diff == best && len < closest)) closest = len;
+  }
+  return closest;
+}
+
+// Adds one segment's statistics to `stats` (sacreBLEU's _extract_reference_info and
+// _compute_segment_statistics): reference n-gram counts are the maximum over the references.
+void add_segment(std::u32string_view hyp, const std::vector<std::u32string>& refs, int max_order,
                  BleuStats& stats) {
   const std::vector<std::u32string_view> hyp_tokens = split_tokens(hyp);
-  const std::vector<std::u32string_view> ref_tokens = split_tokens(ref);
-  stats.sys_len += static_cast<std::int64_t>(hyp_tokens.size());
-  stats.ref_len += static_cast<std::int64_t>(ref_tokens.size());
+  NgramCounts ref_ngrams(static_cast<std::size_t>(max_order));
+  std::vector<std::int64_t> ref_lens;
+  for (const auto& ref : refs) {
+    const std::vector<std::u32string_view> ref_tokens = split_tokens(ref);
+    ref_lens.push_back(static_cast<std::int64_t>(ref_tokens.size()));
+    const NgramCounts counts = count_ngrams(ref_tokens, max_order);
+    for (std::size_t n = 0; n < counts.size(); ++n) {
+      for (const auto& [ngram, count] : counts[n]) {
+        auto& kept = ref_ngrams[n][ngram];
+        kept = std::max(kept, count);
+      }
+    }
+  }
+  const auto hyp_len = static_cast<std::int64_t>(hyp_tokens.size());
+  stats.sys_len += hyp_len;
+  stats.ref_len += closest_ref_len(hyp_len, ref_lens);
   const NgramCounts hyp_ngrams = count_ngrams(hyp_tokens, max_order);
-  const NgramCounts ref_ngrams = count_ngrams(ref_tokens, max_order);
   for (std::size_t n = 0; n < hyp_ngrams.size(); ++n) {
     for (const auto& [ngram, count] : hyp_ngrams[n]) {
       stats.totals[n] += count;
@@ -153,7 +178,7 @@ std::string BleuResult::signature() const {
   if (options.smooth == BleuSmooth::kFloor || options.smooth == BleuSmooth::kAddK) {
     smooth += "[" + fixed(smooth_value_or_default(options), 2) + "]";
   }
-  return std::string("nrefs:1|case:") + (options.lowercase ? "lc" : "mixed") +
+  return "nrefs:" + std::to_string(nrefs) + "|case:" + (options.lowercase ? "lc" : "mixed") +
          "|eff:no|tok:" + options.tokenize + "|smooth:" + smooth + "|version:" + kSacreBleuVersion;
 }
 
@@ -226,18 +251,29 @@ BleuResult compute_bleu(const BleuStats& stats, const BleuOptions& options) {
 
 BleuResult corpus_bleu(const std::vector<std::string>& hyps, const std::vector<std::string>& refs,
                        const BleuOptions& options) {
+  return corpus_bleu_multi(hyps, {refs}, options);
+}
+
+BleuResult corpus_bleu_multi(const std::vector<std::string>& hyps,
+                             const std::vector<std::vector<std::string>>& references,
+                             const BleuOptions& options) {
   validate_bleu_options(options);
-  check_hyps_refs(hyps, refs);
+  check_reference_sets(hyps, references);
   const Preprocessor preprocess(options);
   BleuStats stats;
   stats.counts.assign(static_cast<std::size_t>(options.max_order), 0);
   stats.totals.assign(static_cast<std::size_t>(options.max_order), 0);
+  std::vector<std::u32string> refs(references.size());
   for (std::size_t i = 0; i < hyps.size(); ++i) {
     const std::u32string hyp = preprocess(decode_sentence(hyps[i], "hypothesis", i + 1));
-    const std::u32string ref = preprocess(decode_sentence(refs[i], "reference", i + 1));
-    add_segment(hyp, ref, options.max_order, stats);
+    for (std::size_t r = 0; r < references.size(); ++r) {
+      refs[r] = preprocess(decode_sentence(references[r][i], "reference", i + 1));
+    }
+    add_segment(hyp, refs, options.max_order, stats);
   }
-  return compute_bleu(stats, options);
+  auto result = compute_bleu(stats, options);
+  result.nrefs = static_cast<int>(references.size());
+  return result;
 }
 
 }  // namespace s2s::metrics

@@ -1,10 +1,13 @@
 #pragma once
-// Corpus BLEU (Papineni et al., 2002) exactly as sacreBLEU 2.6.0 computes it with one reference
-// per segment (sacrebleu/metrics/bleu.py), so that our numbers can be quoted next to published
-// ones with the same signature:
+// Corpus BLEU (Papineni et al., 2002) exactly as sacreBLEU 2.6.0 computes it with one or more
+// references per segment (sacrebleu/metrics/bleu.py), so that our numbers can be quoted next to
+// published ones with the same signature:
 //
 //   each segment: lower-case (optional), rstrip(), tokenize, split on whitespace;
-//   p_n  = clipped matching n-grams / hypothesis n-grams, summed over the corpus (n = 1..4);
+//   p_n  = clipped matching n-grams / hypothesis n-grams, summed over the corpus (n = 1..4),
+//          a hypothesis n-gram clipped by its largest count in any one reference;
+//   ref_len: per segment, the reference length closest to the hypothesis's (the shorter on a
+//          tie), summed;
 //   BP   = 1 if sys_len >= ref_len, else exp(1 - ref_len / sys_len) (0 if sys_len = 0);
 //   BLEU = BP * exp(sum_n log(p_n) / 4), with log(0) taken as -9999999999.
 //
@@ -56,6 +59,7 @@ struct BleuResult {
   std::int64_t sys_len = 0;
   std::int64_t ref_len = 0;
   BleuOptions options;  // what produced it, for the signature
+  int nrefs = 1;        // references per segment
 
   // sys_len / ref_len, 0 when there is no reference token.
   double ratio() const;
@@ -76,5 +80,9 @@ BleuResult compute_bleu(const BleuStats& stats, const BleuOptions& options);
 // counts differ, a reference is empty, or a line is not valid UTF-8.
 BleuResult corpus_bleu(const std::vector<std::string>& hyps, const std::vector<std::string>& refs,
                        const BleuOptions& options = {});
+// Against several references per segment: `references[r]` holds the r-th reference of each.
+BleuResult corpus_bleu_multi(const std::vector<std::string>& hyps,
+                             const std::vector<std::vector<std::string>>& references,
+                             const BleuOptions& options = {});
 
 }  // namespace s2s::metrics

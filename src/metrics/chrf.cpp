@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "metrics/bleu.h"
 #include "metrics/metric_input.h"
@@ -28,10 +29,11 @@ CharNgramCounts count_char_ngrams(std::u32string_view s, std::size_t n) {
   return counts;
 }
 
-// Adds one segment pair's statistics (sacreBLEU's CHRF._get_match_statistics, per order).
-void add_segment(std::u32string_view hyp, std::u32string_view ref,
-                 std::vector<ChrfOrderStats>& stats) {
-  for (std::size_t n = 1; n <= stats.size(); ++n) {
+// One segment pair's statistics (sacreBLEU's CHRF._get_match_statistics, per order).
+std::vector<ChrfOrderStats> segment_stats(std::u32string_view hyp, std::u32string_view ref,
+                                          std::size_t orders) {
+  std::vector<ChrfOrderStats> stats(orders);
+  for (std::size_t n = 1; n <= orders; ++n) {
     const CharNgramCounts hyp_ngrams = count_char_ngrams(hyp, n);
     const CharNgramCounts ref_ngrams = count_char_ngrams(ref, n);
     std::int64_t hyp_count = 0;
@@ -43,12 +45,10 @@ void add_segment(std::u32string_view hyp, std::u32string_view ref,
       if (found != ref_ngrams.end()) match_count += std::min(count, found->second);
     }
     for (const auto& entry : ref_ngrams) ref_count += entry.second;
-    ChrfOrderStats& order = stats[n - 1];
     // Hypothesis n-grams count only where the reference has n-grams of this order.
-    order.hyp += ref_ngrams.empty() ? 0 : hyp_count;
-    order.ref += ref_count;
-    order.match += match_count;
+    stats[n - 1] = {ref_ngrams.empty() ? 0 : hyp_count, ref_count, match_count};
   }
+  return stats;
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ void add_segment(std::u32string_view hyp, std::u32string_view ref,
 std::string ChrfResult::name() const { return "chrF" + std::to_string(options.beta); }
 
 std::string ChrfResult::signature() const {
-  return std::string("nrefs:1|case:") + (options.lowercase ? "lc" : "mixed") +
+  return "nrefs:" + std::to_string(nrefs) + "|case:" + (options.lowercase ? "lc" : "mixed") +
          "|eff:yes|nc:" + std::to_string(options.char_order) +
          "|nw:0|space:no|version:" + kSacreBleuVersion;
 }
@@ -89,6 +89,12 @@ double compute_chrf(const std::vector<ChrfOrderStats>& stats, int beta) {
 
 ChrfResult corpus_chrf(const std::vector<std::string>& hyps, const std::vector<std::string>& refs,
                        const ChrfOptions& options) {
+  return corpus_chrf_multi(hyps, {refs}, options);
+}
+
+ChrfResult corpus_chrf_multi(const std::vector<std::string>& hyps,
+                             const std::vector<std::vector<std::string>>& references,
+                             const ChrfOptions& options) {
   if (options.char_order < 1) {
     throw ConfigError("chrF char_order must be at least 1, got " +
                       std::to_string(options.char_order));
@@ -96,16 +102,33 @@ ChrfResult corpus_chrf(const std::vector<std::string>& hyps, const std::vector<s
   if (options.beta < 0) {
     throw ConfigError("chrF beta must not be negative, got " + std::to_string(options.beta));
   }
-  check_hyps_refs(hyps, refs);
+  check_reference_sets(hyps, references);
   ChrfResult result;
   result.options = options;
-  result.stats.assign(static_cast<std::size_t>(options.char_order), ChrfOrderStats{});
+  result.nrefs = static_cast<int>(references.size());
+  const auto orders = static_cast<std::size_t>(options.char_order);
+  result.stats.assign(orders, ChrfOrderStats{});
   for (std::size_t i = 0; i < hyps.size(); ++i) {
     const std::u32string hyp =
         preprocess(decode_sentence(hyps[i], "hypothesis", i + 1), options.lowercase);
-    const std::u32string ref =
-        preprocess(decode_sentence(refs[i], "reference", i + 1), options.lowercase);
-    add_segment(hyp, ref, result.stats);
+    // The reference whose segment chrF is best (sacreBLEU's _compute_segment_statistics).
+    std::vector<ChrfOrderStats> best;
+    double best_score = -1.0;
+    for (const auto& refs : references) {
+      const std::u32string ref =
+          preprocess(decode_sentence(refs[i], "reference", i + 1), options.lowercase);
+      auto stats = segment_stats(hyp, ref, orders);
+      const double score = compute_chrf(stats, options.beta);
+      if (score > best_score) {
+        best_score = score;
+        best = std::move(stats);
+      }
+    }
+    for (std::size_t n = 0; n < orders; ++n) {
+      result.stats[n].hyp += best[n].hyp;
+      result.stats[n].ref += best[n].ref;
+      result.stats[n].match += best[n].match;
+    }
   }
   result.score = compute_chrf(result.stats, options.beta);
   return result;

@@ -6,6 +6,8 @@
 //   each segment: lower-case (optional), drop all whitespace, count character n-grams
 //   (n = 1..6) of hypothesis and reference and their clipped matches; a hypothesis n-gram
 //   order counts only if the reference has n-grams of that order;
+//   several references: each segment keeps the statistics of the reference with the best
+//   segment-level chrF (the first on a tie);
 //   corpus: sum those statistics, then for the orders where both sides have n-grams average
 //   precision P = match / hyp and recall R = match / ref;
 //   chrF = 100 * (1 + beta^2) P R / (beta^2 P + R).
@@ -33,6 +35,7 @@ struct ChrfResult {
   double score = 0.0;                 // 0..100
   std::vector<ChrfOrderStats> stats;  // corpus sums, [n - 1]
   ChrfOptions options;                // what produced it, for the name and signature
+  int nrefs = 1;                      // references per segment
 
   // "chrF2" for beta 2.
   std::string name() const;
@@ -50,5 +53,9 @@ double compute_chrf(const std::vector<ChrfOrderStats>& stats, int beta);
 // empty, or a line is not valid UTF-8.
 ChrfResult corpus_chrf(const std::vector<std::string>& hyps, const std::vector<std::string>& refs,
                        const ChrfOptions& options = {});
+// Against several references per segment: `references[r]` holds the r-th reference of each.
+ChrfResult corpus_chrf_multi(const std::vector<std::string>& hyps,
+                             const std::vector<std::vector<std::string>>& references,
+                             const ChrfOptions& options = {});
 
 }  // namespace s2s::metrics

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #include "util/error.h"
 #include "util/unicode.h"
@@ -51,6 +52,44 @@ void check_hyps_refs(const std::vector<std::string>& hyps, const std::vector<std
                        " is empty; sacreBLEU refuses empty references");
     }
   }
+}
+
+void check_reference_sets(const std::vector<std::string>& hyps, const ReferenceSets& references) {
+  if (references.empty()) throw InputError("no references: give at least one");
+  for (const auto& refs : references) check_hyps_refs(hyps, refs);
+}
+
+ReferenceSets read_reference_files(const std::vector<std::string>& paths, std::size_t lines,
+                                   const std::string& hyp_name) {
+  if (paths.empty()) throw InputError("no reference file: give at least one");
+  ReferenceSets references;
+  for (std::size_t r = 0; r < paths.size(); ++r) {
+    const auto& path = paths[r];
+    auto refs = read_text_lines(path);  // first: a missing file is named as such
+    for (std::size_t q = 0; q < r; ++q) {
+      std::error_code error;
+      if (std::filesystem::equivalent(paths[q], path, error)) {
+        throw InputError("'" + path + "' is given twice as a reference (as '" + paths[q] +
+                         "'): each reference counts once");
+      }
+    }
+    if (refs.size() != lines) {
+      throw InputError(hyp_name + " has " + std::to_string(lines) + " lines but '" + path +
+                       "' has " + std::to_string(refs.size()) +
+                       "; hypotheses and references must pair up line by line");
+    }
+    if (refs.empty()) {
+      throw InputError(hyp_name + " and '" + path + "' hold no lines: nothing to score");
+    }
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+      if (refs[i].empty()) {
+        throw InputError("'" + path + "' line " + std::to_string(i + 1) +
+                         " is empty; sacreBLEU refuses empty references");
+      }
+    }
+    references.push_back(std::move(refs));
+  }
+  return references;
 }
 
 std::u32string decode_sentence(std::string_view utf8, const char* what, std::size_t line) {

@@ -271,3 +271,67 @@ TEST(BleuStatsTest, ComputeBleuFromStatistics) {
 
 }  // namespace
 }  // namespace s2s::metrics
+
+namespace s2s::metrics {
+namespace {
+
+using References = std::vector<std::vector<std::string>>;
+
+// hyp  "the cat sat on the mat" (6 tokens)
+// ref1 "the cat is on the mat" (6), ref2 "there is a cat on the mat" (7)
+// Each n-gram is clipped by its largest count in one reference:
+//   1-grams: the 2 (ref1), cat, on, mat; sat in none       -> 5 of 6
+//   2-grams: the cat, on the, the mat; cat sat, sat on not -> 3 of 5
+//   3-grams: on the mat                                    -> 1 of 4
+//   4-grams: none                                          -> 0 of 3 (exp smoothing: 1 / (2 x 3))
+// ref_len: the closest to 6 is ref1's 6. BLEU = exp((ln 5/6 + ln 3/5 + ln 1/4 + ln 1/6) / 4).
+TEST(MultiReferenceBleuTest, ClipsByTheBestReferenceCountedByHand) {
+  const auto r =
+      corpus_bleu_multi({"the cat sat on the mat"},
+                        References{{"the cat is on the mat"}, {"there is a cat on the mat"}});
+  EXPECT_EQ(r.counts, (std::vector<std::int64_t>{5, 3, 1, 0}));
+  EXPECT_EQ(r.totals, (std::vector<std::int64_t>{6, 5, 4, 3}));
+  EXPECT_EQ(r.sys_len, 6);
+  EXPECT_EQ(r.ref_len, 6);
+  const double expected =
+      100.0 *
+      std::exp((std::log(5.0 / 6) + std::log(3.0 / 5) + std::log(1.0 / 4) + std::log(1.0 / 6)) / 4);
+  EXPECT_NEAR(r.score, expected, 1e-9);
+  EXPECT_EQ(r.signature(), "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0");
+}
+
+TEST(MultiReferenceBleuTest, CountsAnNgramUpToItsLargestCountInOneReference) {
+  // "the" 3 times; ref1 has it once, ref2 twice: 2 match (not 1 + 2 = 3).
+  const auto r = corpus_bleu_multi({"the the the"}, References{{"the cat"}, {"the the dog"}});
+  EXPECT_EQ(r.counts[0], 2);
+  EXPECT_EQ(r.totals[0], 3);
+}
+
+TEST(MultiReferenceBleuTest, ClosestReferenceLengthTakesTheShorterOnATie) {
+  // 5 hypothesis tokens; references of 4 and 6 are both 1 away: 4 counts.
+  const auto r = corpus_bleu_multi({"a b c d e"}, References{{"a b c d e f"}, {"a b c d"}});
+  EXPECT_EQ(r.ref_len, 4);
+  EXPECT_DOUBLE_EQ(r.bp, 1.0);
+  // 3 tokens against 2 and 5: 2 is closer.
+  EXPECT_EQ(corpus_bleu_multi({"a b c"}, References{{"a b c d e"}, {"a b"}}).ref_len, 2);
+}
+
+TEST(MultiReferenceBleuTest, ACopiedReferenceChangesNothingButTheSignature) {
+  const std::vector<std::string> hyps{"the cat sleeps on the mat", "a dog barks"};
+  const std::vector<std::string> refs{"the cat sleeps on a mat", "the dog barks loudly"};
+  const auto one = corpus_bleu(hyps, refs);
+  const auto two = corpus_bleu_multi(hyps, References{refs, refs});
+  EXPECT_EQ(two.counts, one.counts);
+  EXPECT_EQ(two.ref_len, one.ref_len);
+  EXPECT_DOUBLE_EQ(two.score, one.score);
+  EXPECT_EQ(two.nrefs, 2);
+}
+
+TEST(MultiReferenceBleuTest, EveryReferenceStreamIsChecked) {
+  EXPECT_THROW(corpus_bleu_multi({"a b"}, References{{"a b"}, {}}), InputError);    // 0 lines
+  EXPECT_THROW(corpus_bleu_multi({"a b"}, References{{"a b"}, {""}}), InputError);  // empty
+  EXPECT_THROW(corpus_bleu_multi({"a b"}, References{}), InputError);               // none
+}
+
+}  // namespace
+}  // namespace s2s::metrics

@@ -111,3 +111,38 @@ TEST(ChrfErrorTest, RejectsBadInput) {
 
 }  // namespace
 }  // namespace s2s::metrics
+
+namespace s2s::metrics {
+namespace {
+
+using References = std::vector<std::vector<std::string>>;
+
+// Each segment keeps the statistics of its best reference: segment 1 matches its second
+// reference exactly and nothing of its first; segment 2 the other way round. The corpus
+// statistics are then those against the stream of the chosen references.
+TEST(MultiReferenceChrfTest, EachSegmentKeepsItsBestReference) {
+  const std::vector<std::string> hyps{"the cat", "a dog barks"};
+  const References refs{{"xyz", "a dog barks"}, {"the cat", "qqq"}};
+  const auto multi = corpus_chrf_multi(hyps, refs);
+  const auto chosen = corpus_chrf(hyps, std::vector<std::string>{"the cat", "a dog barks"});
+  ASSERT_EQ(multi.stats.size(), chosen.stats.size());
+  for (std::size_t n = 0; n < multi.stats.size(); ++n) {
+    EXPECT_EQ(multi.stats[n].hyp, chosen.stats[n].hyp) << n;
+    EXPECT_EQ(multi.stats[n].ref, chosen.stats[n].ref) << n;
+    EXPECT_EQ(multi.stats[n].match, chosen.stats[n].match) << n;
+  }
+  EXPECT_DOUBLE_EQ(multi.score, 100.0);
+  EXPECT_EQ(multi.signature(), "nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0");
+}
+
+TEST(MultiReferenceChrfTest, ATieKeepsTheFirstReference) {
+  // "ab" against "abx" and "xab": the same chrF (1-grams a, b and the 2-gram ab match in both),
+  // so the first counts; its reference n-grams are those of "abx".
+  const auto r = corpus_chrf_multi({"ab"}, References{{"abx"}, {"xab"}}, {2, 2, false});
+  const auto first = corpus_chrf({"ab"}, std::vector<std::string>{"abx"}, {2, 2, false});
+  EXPECT_EQ(r.stats[1].ref, first.stats[1].ref);
+  EXPECT_DOUBLE_EQ(r.score, first.score);
+}
+
+}  // namespace
+}  // namespace s2s::metrics

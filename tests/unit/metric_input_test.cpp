@@ -70,5 +70,38 @@ TEST(DecodeSentenceTest, NamesTheLine) {
   }
 }
 
+class ReadReferenceFilesTest : public test_support::TempDirTest {
+ protected:
+  // The InputError message of read_reference_files(paths, lines, "'h.txt'").
+  std::string error_of(const std::vector<std::string>& paths, std::size_t lines) {
+    try {
+      read_reference_files(paths, lines, "'h.txt'");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return "";
+  }
+};
+
+TEST_F(ReadReferenceFilesTest, ReadsEveryFileInOrder) {
+  const auto a = write("a.txt", "a1\na2\n"), b = write("b.txt", "b1\nb2\n");
+  EXPECT_EQ(read_reference_files({a, b}, 2, "'h.txt'"),
+            (ReferenceSets{{"a1", "a2"}, {"b1", "b2"}}));
+}
+
+TEST_F(ReadReferenceFilesTest, NamesTheFileThatBreaksARule) {
+  const auto a = write("a.txt", "a1\na2\n"), b = write("b.txt", "b1\n\n");
+  EXPECT_EQ(error_of({a, a}, 2), "'" + a + "' is given twice as a reference (as '" + a +
+                                     "'): each reference counts once");
+  EXPECT_EQ(error_of({a}, 3), "'h.txt' has 3 lines but '" + a +
+                                  "' has 2; hypotheses and references must pair up line by line");
+  EXPECT_EQ(error_of({a, b}, 2), "'" + b + "' line 2 is empty; sacreBLEU refuses empty references");
+  EXPECT_EQ(error_of({write("e.txt", "")}, 0),
+            "'h.txt' and '" + path("e.txt") + "' hold no lines: nothing to score");
+  EXPECT_EQ(error_of({}, 2), "no reference file: give at least one");
+  EXPECT_NE(error_of({path("absent.txt")}, 2).find("cannot open"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace s2s::metrics
