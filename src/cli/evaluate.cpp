@@ -32,15 +32,10 @@ nlohmann::ordered_json scores_json(const EvaluateArgs& args, const eval::Split& 
   nlohmann::ordered_json j;
   j["split"] = split.name;
   j["corpus"] = split.description;
-  j["checkpoint"] = args.checkpoint;
-  j["decode"] = eval::decode_name(search.beam_size);
-  if (search.beam_size > 1) j["length_penalty"] = search.length_penalty;
+  add_decoding(j, args.checkpoint, search);
   j["sentences"] = split.corpus.size();
-  j["bleu"] = {
-      {"score", s.bleu.score},   {"signature", s.bleu.signature()}, {"counts", s.bleu.counts},
-      {"totals", s.bleu.totals}, {"precisions", s.bleu.precisions}, {"bp", s.bleu.bp},
-      {"ratio", s.bleu.ratio()}, {"sys_len", s.bleu.sys_len},       {"ref_len", s.bleu.ref_len}};
-  j["chrf"] = {{"name", s.chrf.name()}, {"score", s.chrf.score}, {"signature", s.chrf.signature()}};
+  j["bleu"] = bleu_json(s.bleu);
+  j["chrf"] = chrf_json(s.chrf);
   j["loss"] = s.forced.loss();
   j["ppl"] = s.forced.perplexity();
   j["tokens"] = s.forced.tokens;
@@ -73,11 +68,42 @@ void setup_evaluate(CLI::App& app) {
       app.add_subcommand("evaluate", "Decode a split of a run and score it (BLEU, chrF)");
   add_run_options(sub, *args);
   add_split_option(sub, args->split);
+  auto* src = sub->add_option("--src", args->src,
+                              "Decode this file (one source sentence a line) instead of a split, "
+                              "into <run>/evaluations/<file>.<checkpoint>.<decode>")
+                  ->excludes("--split");
+  sub->add_option("--ref", args->refs,
+                  "Score --src against this reference file; repeat for several references")
+      ->needs(src);
   sub->add_flag("--json", args->json, "Print the scores as JSON instead of text");
   sub->add_option("--out", args->out,
                   "Write PREFIX.hyp and PREFIX.scores.json (default: "
-                  "<run>/evaluations/<split>.<checkpoint>.<greedy|beamK[.lpA]>)");
+                  "<run>/evaluations/<split or file>.<checkpoint>.<greedy|beamK[.lpA]>, a file's "
+                  "with .2, .3, ... rather than replacing one)");
   sub->callback([args] { run_evaluate(*args); });
+}
+
+nlohmann::ordered_json bleu_json(const metrics::BleuResult& b) {
+  return {{"score", b.score},   {"signature", b.signature()}, {"counts", b.counts},
+          {"totals", b.totals}, {"precisions", b.precisions}, {"bp", b.bp},
+          {"ratio", b.ratio()}, {"sys_len", b.sys_len},       {"ref_len", b.ref_len}};
+}
+
+nlohmann::ordered_json chrf_json(const metrics::ChrfResult& c) {
+  return {{"name", c.name()}, {"score", c.score}, {"signature", c.signature()}};
+}
+
+void add_decoding(nlohmann::ordered_json& j, const std::string& checkpoint,
+                  const eval::SearchOptions& search) {
+  j["checkpoint"] = checkpoint;
+  j["decode"] = eval::decode_name(search.beam_size);
+  if (search.beam_size > 1) j["length_penalty"] = search.length_penalty;
+}
+
+double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& args) {
+  const double run_penalty = run.config.evaluation.length_penalty;
+  return args.length_penalty >= 0 && args.length_penalty != run_penalty ? args.length_penalty
+                                                                        : -1.0;
 }
 
 std::string evaluation_prefix(const std::string& run, const std::string& split,
@@ -89,6 +115,7 @@ std::string evaluation_prefix(const std::string& run, const std::string& split,
 }
 
 EvaluateResult run_evaluate(const EvaluateArgs& args) {
+  if (!args.src.empty()) return run_evaluate_file(args);
   auto run = checkpoint::load_run(args.run, args.checkpoint);
   const auto split = eval::load_split(run, args.split);
   auto files = split.files;
@@ -106,11 +133,8 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   const int64_t beam = translate.search.beam_size;
   // A length penalty other than the run's is named in the file name, so that it replaces no
   // evaluation made with the run's own.
-  const double run_penalty = run.config.evaluation.length_penalty;
-  const double named_penalty =
-      args.length_penalty >= 0 && args.length_penalty != run_penalty ? args.length_penalty : -1.0;
   const auto prefix = args.out.empty() ? evaluation_prefix(args.run, split.name, args.checkpoint,
-                                                           beam, named_penalty)
+                                                           beam, named_length_penalty(run, args))
                                        : args.out;
   const auto folder = std::filesystem::path(prefix).parent_path();
   if (!folder.empty()) util::make_output_dir("--out", folder.string());  // before decoding

@@ -5,20 +5,27 @@
 // Writes PREFIX.hyp and PREFIX.scores.json, PREFIX named after what produced them,
 // <run>/evaluations/<split>.<checkpoint>.<greedy|beamK[.lpA]> (.lpA: a --length-penalty other
 // than the run's), or given with --out: an evaluation never replaces the results `train` wrote
-// (<run>/test.hyp, test.scores.json), nor one made with other settings.
+// (<run>/test.hyp, test.scores.json), nor one made with other settings. `--src FILE [--ref
+// FILE]...` decodes and scores a file outside the config instead (evaluate_file.cpp).
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/verbs.h"
+#include "metrics/bleu.h"
+#include "metrics/chrf.h"
 
 namespace s2s::cli {
 
 struct EvaluateArgs : RunArgs {
-  std::string split = "test";  // "test" or "valid"
-  bool json = false;           // print the scores JSON instead of text
-  std::string out;             // output prefix; "" = the default name above
+  std::string split = "test";     // "test" or "valid"
+  std::string src;                // a file to decode instead of a split ("" = the split)
+  std::vector<std::string> refs;  // its reference files (none: decode only)
+  bool json = false;              // print the scores JSON instead of text
+  std::string out;                // output prefix; "" = the default name above
 };
 
 // The scores of one evaluation, as run_evaluate wrote them (PREFIX.scores.json).
@@ -32,6 +39,17 @@ struct EvaluateResult {
 void setup_evaluate(CLI::App& app);
 
 EvaluateResult run_evaluate(const EvaluateArgs& args);
+// `evaluate --src FILE [--ref FILE]...` (evaluate_file.cpp): writes PREFIX.hyp, and with
+// references PREFIX.scores.json (BLEU and chrF, sacreBLEU's multi-reference rules).
+EvaluateResult run_evaluate_file(const EvaluateArgs& args);
+
+// The "bleu" and "chrf" objects of a scores.json, and its checkpoint and decoding settings.
+nlohmann::ordered_json bleu_json(const metrics::BleuResult& bleu);
+nlohmann::ordered_json chrf_json(const metrics::ChrfResult& chrf);
+void add_decoding(nlohmann::ordered_json& json, const std::string& checkpoint,
+                  const eval::SearchOptions& search);
+// --length-penalty when it differs from the run's (named in file names), else -1.
+double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& args);
 
 // <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>, with .lpA appended for beam search
 // when length_penalty >= 0 (the caller passes one only when it differs from the run's).

@@ -1,11 +1,16 @@
 #include "cli/translate.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,6 +19,7 @@
 #include "eval/splits.h"
 #include "eval/translate.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/logging.h"
 #include "util/strings.h"
 
@@ -25,7 +31,7 @@ class UnknownWords {
  public:
   explicit UnknownWords(const data::Vocab& vocab) : vocab_(vocab) {}
 
-  void count(const std::vector<std::string>& tokens, std::size_t line) {
+  void count(const std::vector<std::string>& tokens, const std::string& where) {
     std::vector<std::string> unknown;
     for (const auto& t : tokens) {
       if (vocab_.id(t) != data::Vocab::kUnk) continue;
@@ -36,7 +42,7 @@ class UnknownWords {
     unknown_ += unknown.size();
     if (!unknown.empty()) {
       util::logger("translate")
-          ->debug("stdin:{}: {} unknown source words: {}", line, unknown.size(),
+          ->debug("{}: {} unknown source words: {}", where, unknown.size(),
                   util::join(unknown, " "));
     }
   }
@@ -71,12 +77,11 @@ data::LineLimits read_limits(std::size_t max_src_len) {
   return {max_src_len + 1, (max_src_len + 1) * kBytesPerWord};
 }
 
-// The tokens of line `number` ("stdin:N: ..." on a tokenizer error). A line cut while it was
-// read is cut here to `max_src_len` tokens, with a word about the whole line.
+// The tokens of `line`, found at `where` ("stdin:N", named on a tokenizer error). A line cut while
+// it was read is cut here to `max_src_len` tokens, with a word about the whole line.
 std::vector<std::string> tokenize_line(const data::Tokenizer& tokenizer,
-                                       const data::StreamLine& line, std::size_t number,
+                                       const data::StreamLine& line, const std::string& where,
                                        std::size_t max_src_len) {
-  const auto where = "stdin:" + std::to_string(number);
   std::vector<std::string> tokens;
   try {
     tokens = tokenizer.tokenize(line.text);
@@ -93,6 +98,78 @@ std::vector<std::string> tokenize_line(const data::Tokenizer& tokenizer,
   return tokens;
 }
 
+// Where translate reads and writes: stdin and stdout, or --input and --output. Output is
+// flushed after every batch, so that a person typing or a pipe sees each answer at once.
+class Streams {
+ public:
+  explicit Streams(const TranslateArgs& args) : output_path_(args.output) {
+    if (!args.input.empty()) {
+      input_name_ = args.input;
+      fd_ = ::open(args.input.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd_ < 0) {
+        throw InputError("--input " + args.input + ": cannot open (" + std::strerror(errno) + ")");
+      }
+    }
+    if (args.output.empty()) return;
+    std::error_code error;
+    if (!args.input.empty() && std::filesystem::equivalent(args.input, args.output, error)) {
+      throw UserError("--output " + args.output + " is the --input file: name another file");
+    }
+    util::check_output_file("--output", args.output);
+    out_ = std::fopen(args.output.c_str(), "w");
+    if (out_ == nullptr) {
+      throw std::runtime_error(args.output + ": cannot write (" + std::strerror(errno) + ")");
+    }
+  }
+  ~Streams() {
+    if (fd_ != STDIN_FILENO) ::close(fd_);
+    if (out_ != stdout) std::fclose(out_);
+  }
+  Streams(const Streams&) = delete;
+  Streams& operator=(const Streams&) = delete;
+
+  int input_fd() const { return fd_; }
+  const std::string& input_name() const { return input_name_; }
+
+  // One line per translation, or with n_best > 1 LINE<TAB>RANK<TAB>SCORE<TAB>TEXT lines.
+  void write(const std::vector<eval::Translation>& translations, std::size_t first_line,
+             int64_t n_best) {
+    for (std::size_t i = 0; i < translations.size(); ++i) {
+      if (n_best == 1) {
+        std::fputs((translations[i].text + "\n").c_str(), out_);
+        continue;
+      }
+      const auto& candidates = translations[i].n_best;
+      for (std::size_t k = 0; k < candidates.size(); ++k) {
+        std::fprintf(out_, "%zu\t%zu\t%.4f\t%s\n", first_line + i, k + 1,
+                     candidates[k].normalized_score, candidates[k].text.c_str());
+      }
+    }
+    if (std::fflush(out_) != 0 || std::ferror(out_)) fail();
+  }
+
+  // Ends the output; a write error (a full disk) names the file.
+  void close() {
+    if (out_ == stdout) return;
+    const bool ok = std::fflush(out_) == 0 && !std::ferror(out_) && ::fsync(fileno(out_)) == 0;
+    const int error = errno;
+    std::fclose(out_);
+    out_ = stdout;
+    if (!ok) fail(error);
+  }
+
+ private:
+  [[noreturn]] void fail(int error = errno) const {
+    const auto name = out_ == stdout ? std::string("stdout") : output_path_;
+    throw std::runtime_error(name + ": write error (" + std::strerror(error) + ")");
+  }
+
+  std::string output_path_;
+  std::string input_name_ = "stdin";
+  int fd_ = STDIN_FILENO;
+  std::FILE* out_ = stdout;
+};
+
 }  // namespace
 
 void setup_translate(CLI::App& app) {
@@ -103,6 +180,9 @@ void setup_translate(CLI::App& app) {
                   "Print the K best translations of each line: LINE<TAB>RANK<TAB>SCORE<TAB>TEXT "
                   "(default: the run's evaluation.n_best)")
       ->check(integer_in(1, config::kMaxBeamSize));
+  sub->add_option("--input", args->input, "Read the sentences from FILE instead of stdin");
+  sub->add_option("--output", args->output,
+                  "Write the translations to FILE instead of stdout (replacing it)");
   sub->add_option("--wait-ms", args->wait_ms,
                   "How long a batch waits for more lines once one has arrived")
       ->check(integer_in(0, 60000))
@@ -123,34 +203,24 @@ void run_translate(const TranslateArgs& args) {
   UnknownWords unknown(run.src_vocab);
   const auto max_src_len = static_cast<std::size_t>(run.config.evaluation.max_src_len);
   check_decoding_memory(run, options, {}, "translate");  // lines as long as decoding allows
-  data::LineBatches input(STDIN_FILENO, read_limits(max_src_len));
+  Streams streams(args);
+  data::LineBatches input(streams.input_fd(), read_limits(max_src_len));
   const auto batch_size = static_cast<std::size_t>(run.config.evaluation.batch_size);
+  const auto& name = streams.input_name();
   std::size_t first_line = 1;
-  for (auto lines = input.next(batch_size, args.wait_ms, "stdin"); !lines.empty();
-       lines = input.next(batch_size, args.wait_ms, "stdin")) {
+  for (auto lines = input.next(batch_size, args.wait_ms, name); !lines.empty();
+       lines = input.next(batch_size, args.wait_ms, name)) {
+    const auto where = [&](std::size_t i) { return name + ":" + std::to_string(first_line + i); };
     std::vector<std::vector<std::string>> sources;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      sources.push_back(tokenize_line(*run.src_tokenizer, lines[i], first_line + i, max_src_len));
-      unknown.count(sources.back(), first_line + i);
+      sources.push_back(tokenize_line(*run.src_tokenizer, lines[i], where(i), max_src_len));
+      unknown.count(sources.back(), where(i));
     }
-    sources = eval::bounded_sources(sources, run.config.evaluation.max_src_len, [&](std::size_t i) {
-      return "stdin:" + std::to_string(first_line + i);
-    });
-    const auto translations = translator.translate_tokens(sources, options);
-    for (std::size_t i = 0; i < translations.size(); ++i) {
-      if (n_best == 1) {
-        std::fputs((translations[i].text + "\n").c_str(), stdout);
-        continue;
-      }
-      const auto& candidates = translations[i].n_best;
-      for (std::size_t k = 0; k < candidates.size(); ++k) {
-        std::fprintf(stdout, "%zu\t%zu\t%.4f\t%s\n", first_line + i, k + 1,
-                     candidates[k].normalized_score, candidates[k].text.c_str());
-      }
-    }
-    std::fflush(stdout);
+    sources = eval::bounded_sources(sources, run.config.evaluation.max_src_len, where);
+    streams.write(translator.translate_tokens(sources, options), first_line, n_best);
     first_line += lines.size();
   }
+  streams.close();
   unknown.summary();
 }
 
