@@ -15,6 +15,7 @@ const char* const kResumable[] = {
     "device",
     "data.test",
     "data.test_alignments",
+    "data.max_line_bytes",  // a bound that refuses, never a change of the data read
     "data.valid_alignments",
     "model.attention.hard_eval",
     "training.epochs",

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "config/compare.h"
 #include "config/json_io.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -230,6 +231,25 @@ TEST_F(ConfigFileTest, MissingCorpusFilesNameTheKey) {
   const std::string msg = config_error([&] { validate_files(c); });
   EXPECT_NE(msg.find("data.valid: file not found"), std::string::npos) << msg;
   EXPECT_NE(msg.find("valid.src"), std::string::npos) << msg;
+}
+
+TEST(ConfigTest, NewBoundsAreValidatedAndResumable) {
+  Config c;
+  c.data.max_line_bytes = 0;
+  EXPECT_THROW(validate(c), ConfigError);
+  c.data.max_line_bytes = (int64_t{1} << 30) + 1;
+  EXPECT_THROW(validate(c), ConfigError);
+  c = Config{};
+  c.evaluation.max_src_len = 100001;
+  EXPECT_THROW(validate(c), ConfigError);
+  // A bound that only refuses may change on --resume; the length filter may not.
+  Config raised;
+  raised.data.max_line_bytes = 4 << 20;
+  const auto changes = config_changes(Config{}, raised);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].key, "data.max_line_bytes");
+  EXPECT_TRUE(changes[0].resumable);
+  EXPECT_FALSE(resumable_key("data.max_len"));
 }
 
 }  // namespace
