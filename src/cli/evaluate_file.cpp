@@ -64,7 +64,7 @@ nlohmann::ordered_json file_json(const EvaluateArgs& args, const eval::SearchOpt
   return j;
 }
 
-// The tokens of every line of `lines` read from `path`, cut to evaluation.max_src_len.
+// The tokens of every line of `lines` read from `path` (FILE:LINE on a tokenizer error).
 std::vector<std::vector<std::string>> file_sources(const checkpoint::LoadedRun& run,
                                                    const std::string& path,
                                                    const std::vector<std::string>& lines) {

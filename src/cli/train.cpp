@@ -66,7 +66,6 @@ TestResults run_test(const config::Config& config, const run::RunPaths& paths,
   evaluate.out = paths.dir + "/test";
   results.scores = run_evaluate(evaluate);
   if (config::uses_attention(config.model) && config.evaluation.heatmaps > 0) {
-    util::stop_if_interrupted("before the heatmaps");
     AttentionArgs attention;
     attention.run = paths.dir;
     attention.split = "test";
@@ -125,13 +124,13 @@ void run_train(const TrainArgs& args) {
   if (!trainer.main_rank()) return;  // rank 0 evaluates, reports and summarizes
   const auto& paths = trainer.paths();
   const std::string checkpoint = summary.averaged.empty() ? "best" : checkpoint::kTrainingAverage;
-  // The training is saved: a SIGINT or SIGTERM from here on stops the test decoding between two
-  // batches and says how to finish, instead of ending the process without a word.
+  // The training is saved: a SIGINT or SIGTERM during the test decoding stops it between two
+  // batches and says how to finish, instead of ending the process without a word (one after it
+  // waits for the few heatmaps and the report).
   const util::InterruptGuard interrupts;
   TestResults test;
   try {
     if (!args.skip_test && !config.data.test.empty()) test = run_test(config, paths, checkpoint);
-    util::stop_if_interrupted("before the report");
   } catch (const util::Interrupted& e) {
     throw util::Interrupted(
         e.signal, fmt::format("{}: the training is complete and saved ({}, step {}); the test "

@@ -38,6 +38,11 @@ double length_penalty(int64_t length, double alpha) {
   return std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
 }
 
+int64_t max_target_length(const SearchOptions& options, int64_t src_len) {
+  return static_cast<int64_t>(std::ceil(options.max_len_ratio * static_cast<double>(src_len))) +
+         options.max_len_extra;
+}
+
 std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const batching::Batch& batch,
                                             const SearchOptions& options) {
   validate_search_options(options);
@@ -51,8 +56,7 @@ std::vector<int64_t> max_lengths(const batching::Batch& batch, const SearchOptio
   const auto lengths = batch.src_lengths.to(torch::kCPU, torch::kLong).contiguous();
   std::vector<int64_t> out(static_cast<std::size_t>(lengths.numel()));
   for (std::size_t i = 0; i < out.size(); ++i) {
-    const double len = static_cast<double>(lengths[static_cast<int64_t>(i)].item<int64_t>());
-    out[i] = static_cast<int64_t>(std::ceil(options.max_len_ratio * len)) + options.max_len_extra;
+    out[i] = max_target_length(options, lengths[static_cast<int64_t>(i)].item<int64_t>());
   }
   return out;
 }

@@ -70,6 +70,10 @@ void validate_search_options(const SearchOptions& options);
 // GNMT length penalty ((5 + length) / 6)^alpha.
 double length_penalty(int64_t length, double alpha);
 
+// The most tokens (</s> included) a hypothesis of a source of `src_len` tokens may have:
+// ceil(max_len_ratio * src_len) + max_len_extra.
+int64_t max_target_length(const SearchOptions& options, int64_t src_len);
+
 // Per batch row, min(n_best, found) hypotheses, best (highest normalized score) first.
 // Runs without autograd and with the model in eval mode (its previous mode is restored).
 std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const batching::Batch& batch,

@@ -1,7 +1,5 @@
 #include "model/memory_model.h"
 
-#include <cmath>
-
 namespace s2s::model {
 namespace {
 
@@ -29,11 +27,6 @@ double search_bytes(const config::ModelConfig& model, int64_t tgt_vocab, int64_t
   const double attention = keeps_attention ? 2 * T * heads_of(model) * S : 0.0;
   const double per_hypothesis = S * 2 * H + 3 * V + 4 * T + attention;
   return kFloatBytes * static_cast<double>(batch) * static_cast<double>(beam) * per_hypothesis;
-}
-
-int64_t max_search_steps(const config::EvaluationConfig& evaluation, int64_t src_len) {
-  return static_cast<int64_t>(std::ceil(evaluation.max_len_ratio * static_cast<double>(src_len))) +
-         evaluation.max_len_extra;
 }
 
 }  // namespace s2s::model

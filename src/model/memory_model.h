@@ -41,8 +41,4 @@ double training_step_bytes(const config::ModelConfig& model, int64_t tgt_vocab,
 double search_bytes(const config::ModelConfig& model, int64_t tgt_vocab, int64_t batch,
                     int64_t beam, int64_t src_len, int64_t max_steps, bool keeps_attention);
 
-// The most decoder steps a search of a source of `src_len` tokens may run:
-// ceil(max_len_ratio * src_len) + max_len_extra, as search does.
-int64_t max_search_steps(const config::EvaluationConfig& evaluation, int64_t src_len);
-
 }  // namespace s2s::model

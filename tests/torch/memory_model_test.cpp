@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "config/config.h"
+#include "eval/search.h"
 
 namespace s2s::model {
 namespace {
@@ -44,10 +45,10 @@ TEST(MemoryModelTest, SearchGrowsWithBeamAndKeptAttention) {
 }
 
 TEST(MemoryModelTest, SearchStepsFollowTheLengthLimit) {
-  config::EvaluationConfig e;
+  eval::SearchOptions e;
   e.max_len_ratio = 1.5;
   e.max_len_extra = 10;
-  EXPECT_EQ(max_search_steps(e, 7), 11 + 10);  // ceil(10.5) + 10
+  EXPECT_EQ(eval::max_target_length(e, 7), 11 + 10);  // ceil(10.5) + 10: what search allows
 }
 
 }  // namespace
