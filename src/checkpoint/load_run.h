@@ -1,11 +1,13 @@
 #pragma once
 // A trained run, ready to decode: the config, vocabularies and tokenizers of a run directory
-// (run/run_dir.h) and its model with the weights of one of its checkpoints.
+// (run/run_dir.h) and its model with the weights of one of its checkpoints, or an ensemble of
+// several checkpoints and runs that share vocabularies and tokenization (eval/ensemble.h).
 
 #include <torch/torch.h>
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "config/config.h"
 #include "data/tokenizer.h"
@@ -19,7 +21,9 @@ struct LoadedRun {
   config::Config config;
   data::Vocab src_vocab, tgt_vocab;
   std::unique_ptr<data::Tokenizer> src_tokenizer, tgt_tokenizer;
-  model::Seq2Seq model{nullptr};
+  model::Seq2Seq model{nullptr};          // the first (or only) model
+  std::vector<model::Seq2Seq> members;    // every model decoded, `model` first
+  std::vector<std::string> member_names;  // per member: RUN/checkpoints/NAME.pt
   torch::Device device = torch::kCPU;
   device::PrecisionChoice precision;  // evaluation.precision on this device
 };
@@ -32,5 +36,14 @@ std::string run_signature(const LoadedRun& run);
 // without config.json is "not a run directory"; missing or broken files are InputErrors naming
 // them.
 LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best");
+
+// An ensemble: each checkpoint of `checkpoints` of each run of `run_dirs`, in that order
+// (members = runs x checkpoints). The config, vocabularies, tokenizers, device and precision
+// are the first run's; each member keeps its own architecture. A run whose vocabularies or
+// tokenization (tokenizer, lower-casing, SentencePiece models) differ from the first run's is
+// refused with an InputError naming both runs and what differs. One run and one checkpoint is
+// load_run.
+LoadedRun load_ensemble(const std::vector<std::string>& run_dirs,
+                        const std::vector<std::string>& checkpoints);
 
 }  // namespace s2s::checkpoint

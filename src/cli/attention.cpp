@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "checkpoint/load_run.h"
+#include "eval/ensemble.h"
 #include "eval/heatmap.h"
 #include "eval/pieces.h"
 #include "eval/splits.h"
@@ -17,16 +18,20 @@
 namespace s2s::cli {
 namespace {
 
-// [m, S + 1, S + 1] encoder self-attention of one source sentence (with </s>), or undefined.
+// [m, S + 1, S + 1] encoder self-attention of one source sentence (with </s>), or undefined
+// when no member has any; an ensemble's is its members' mean (eval/ensemble.h).
 torch::Tensor encoder_self_attention(const checkpoint::LoadedRun& run,
                                      const std::vector<std::string>& source) {
-  if (!run.model->encoder->self_attention) return {};
   torch::NoGradGuard no_grad;
   const auto ids = run.src_vocab.encode(source, /*add_bos=*/false, /*add_eos=*/true);
   const auto src = torch::tensor(ids, torch::kLong).unsqueeze(0).to(run.device);
   const auto lengths = torch::tensor({static_cast<int64_t>(ids.size())}, torch::kLong);
-  model::Seq2Seq model = run.model;  // a handle to the same module, callable
-  return model->encoder(src, lengths).self_attention[0].to(torch::kCPU);
+  std::vector<torch::Tensor> members;
+  for (auto model : run.members) {  // a handle to the same module, callable
+    if (!model->encoder->self_attention) continue;
+    members.push_back(model->encoder(src, lengths).self_attention[0].to(torch::kCPU));
+  }
+  return eval::mean_attention(members, /*head_dim=*/0);
 }
 
 // The heatmaps of the translated sentences; sentences with an empty source have no attention
@@ -88,8 +93,8 @@ void setup_attention(CLI::App& app) {
 }
 
 void run_attention(const AttentionArgs& args) {
-  const auto run = checkpoint::load_run(args.run, args.checkpoint);
-  if (!run.model->decoder->has_attention()) {
+  const auto run = load_decoding_run(args);
+  if (!eval::Ensemble(run.members).has_attention()) {
     throw UserError("this model has no attention (model.attention.scorer = none)");
   }
   const bool pieces = run.src_tokenizer->has_pieces();
@@ -114,6 +119,7 @@ void run_attention(const AttentionArgs& args) {
   info.scorer = run.config.model.attention.scorer;
   info.query = eval::decoder_query(config::decoder_style(run.config.model.decoder));
   info.units = args.words ? "words" : pieces ? "pieces" : "tokens";
+  info.members = static_cast<int64_t>(run.members.size());
   auto sentences = heatmap_sentences(run, split, translations);
   if (args.words) {
     std::size_t unmerged = 0;
@@ -130,7 +136,7 @@ void run_attention(const AttentionArgs& args) {
   const auto files = eval::write_heatmaps(args.out, sentences, info);
   std::vector<std::string> paths;
   for (const auto& f : files) paths.push_back(args.out + "/" + f);
-  run::record_files_inside(args.run, paths);
+  run::record_files_inside(args.home(), paths);
   util::logger("eval")->info("wrote {} heatmaps of {} sentences and index.jsonl to {}",
                              files.size() - 1, n, args.out);
 }

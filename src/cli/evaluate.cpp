@@ -32,7 +32,7 @@ nlohmann::ordered_json scores_json(const EvaluateArgs& args, const eval::Split& 
   nlohmann::ordered_json j;
   j["split"] = split.name;
   j["corpus"] = split.description;
-  add_decoding(j, args.checkpoint, search);
+  add_decoding(j, args, search);
   j["sentences"] = split.corpus.size();
   j["bleu"] = bleu_json(s.bleu);
   j["chrf"] = chrf_json(s.chrf);
@@ -93,9 +93,13 @@ nlohmann::ordered_json chrf_json(const metrics::ChrfResult& c) {
   return {{"name", c.name()}, {"score", c.score}, {"signature", c.signature()}};
 }
 
-void add_decoding(nlohmann::ordered_json& j, const std::string& checkpoint,
+void add_decoding(nlohmann::ordered_json& j, const RunArgs& args,
                   const eval::SearchOptions& search) {
-  j["checkpoint"] = checkpoint;
+  j["checkpoint"] = args.model_label();
+  if (args.ensemble.size() > 1 || args.checkpoints().size() > 1) {
+    j["ensemble"] = {{"runs", args.ensemble.empty() ? std::vector{args.run} : args.ensemble},
+                     {"checkpoints", args.checkpoints()}};
+  }
   j["decode"] = eval::decode_name(search.beam_size);
   if (search.beam_size > 1) j["length_penalty"] = search.length_penalty;
 }
@@ -116,11 +120,11 @@ std::string evaluation_prefix(const std::string& run, const std::string& split,
 
 EvaluateResult run_evaluate(const EvaluateArgs& args) {
   if (!args.src.empty()) return run_evaluate_file(args);
-  auto run = checkpoint::load_run(args.run, args.checkpoint);
+  auto run = load_decoding_run(args);
   const auto split = eval::load_split(run, args.split);
   auto files = split.files;
   if (!split.alignments.empty()) files.push_back(split.alignments);
-  run::warn_changed_files(args.run, files);
+  run::warn_changed_files(args.home(), files);
   auto translate = decode_options(run, args);
   const auto max_src_len = run.config.evaluation.max_src_len;
   check_decoding_memory(run, translate, split.corpus.src, "decoding " + split.name);
@@ -133,9 +137,10 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   const int64_t beam = translate.search.beam_size;
   // A length penalty other than the run's is named in the file name, so that it replaces no
   // evaluation made with the run's own.
-  const auto prefix = args.out.empty() ? evaluation_prefix(args.run, split.name, args.checkpoint,
-                                                           beam, named_length_penalty(run, args))
-                                       : args.out;
+  const auto prefix = args.out.empty()
+                          ? evaluation_prefix(args.home(), split.name, args.model_label(), beam,
+                                              named_length_penalty(run, args))
+                          : args.out;
   const auto folder = std::filesystem::path(prefix).parent_path();
   if (!folder.empty()) util::make_output_dir("--out", folder.string());  // before decoding
 
@@ -153,7 +158,7 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   }
   util::write_file_atomic(r.hyp_path, join_lines(hyps));
   util::write_file_atomic(r.scores_path, json.dump(1) + "\n");
-  run::record_files_inside(args.run, {r.hyp_path, r.scores_path});
+  run::record_files_inside(args.home(), {r.hyp_path, r.scores_path});
   util::logger("eval")->info("wrote {} and {}", r.hyp_path, r.scores_path);
   std::cout << (args.json ? json.dump(/*indent=*/1) + "\n" : scores_text(scores));
   return r;

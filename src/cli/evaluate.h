@@ -46,7 +46,9 @@ EvaluateResult run_evaluate_file(const EvaluateArgs& args);
 // The "bleu" and "chrf" objects of a scores.json, and its checkpoint and decoding settings.
 nlohmann::ordered_json bleu_json(const metrics::BleuResult& bleu);
 nlohmann::ordered_json chrf_json(const metrics::ChrfResult& chrf);
-void add_decoding(nlohmann::ordered_json& json, const std::string& checkpoint,
+// "checkpoint" is the model's label (RunArgs::model_label); an ensemble adds "ensemble": its
+// runs and checkpoints.
+void add_decoding(nlohmann::ordered_json& json, const RunArgs& args,
                   const eval::SearchOptions& search);
 // --length-penalty when it differs from the run's (named in file names), else -1.
 double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& args);

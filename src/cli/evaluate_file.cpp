@@ -41,8 +41,8 @@ std::string fresh_prefix(const std::string& prefix) {
 std::string default_prefix(const checkpoint::LoadedRun& run, const EvaluateArgs& args,
                            int64_t beam) {
   const auto name = fs::path(args.src).filename().string();
-  return fresh_prefix(
-      evaluation_prefix(args.run, name, args.checkpoint, beam, named_length_penalty(run, args)));
+  return fresh_prefix(evaluation_prefix(args.home(), name, args.model_label(), beam,
+                                        named_length_penalty(run, args)));
 }
 
 struct FileScores {
@@ -55,7 +55,7 @@ nlohmann::ordered_json file_json(const EvaluateArgs& args, const eval::SearchOpt
   nlohmann::ordered_json j;
   j["source"] = args.src;
   j["references"] = args.refs;
-  add_decoding(j, args.checkpoint, search);
+  add_decoding(j, args, search);
   j["sentences"] = sentences;
   if (scores != nullptr) {
     j["bleu"] = bleu_json(scores->bleu);
@@ -83,7 +83,7 @@ std::vector<std::vector<std::string>> file_sources(const checkpoint::LoadedRun& 
 }  // namespace
 
 EvaluateResult run_evaluate_file(const EvaluateArgs& args) {
-  auto run = checkpoint::load_run(args.run, args.checkpoint);
+  auto run = load_decoding_run(args);
   const auto lines = metrics::read_text_lines(args.src);
   if (lines.empty()) throw InputError("--src " + args.src + ": no lines to translate");
   const auto references = args.refs.empty() ? metrics::ReferenceSets{}
@@ -117,7 +117,7 @@ EvaluateResult run_evaluate_file(const EvaluateArgs& args) {
   }
   const auto json = file_json(args, translate.search, lines.size(), scores ? &*scores : nullptr);
   if (scores) util::write_file_atomic(r.scores_path, json.dump(1) + "\n");
-  run::record_files_inside(args.run, written);
+  run::record_files_inside(args.home(), written);
   util::logger("eval")->info("wrote {}", util::join(written, " and "));
   if (args.json) {
     std::cout << json.dump(/*indent=*/1) << "\n";

@@ -191,7 +191,7 @@ void setup_translate(CLI::App& app) {
 }
 
 void run_translate(const TranslateArgs& args) {
-  const auto run = checkpoint::load_run(args.run, args.checkpoint);
+  const auto run = load_decoding_run(args);
   auto options = decode_options(run, args);
   const int64_t n_best = args.n_best > 0 ? args.n_best : run.config.evaluation.n_best;
   if (n_best > options.search.beam_size) {

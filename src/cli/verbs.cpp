@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
 
 #include "checkpoint/average.h"
 #include "checkpoint/load_run.h"
@@ -22,6 +24,8 @@
 #include "config/config.h"
 #include "eval/search_memory.h"
 #include "eval/splits.h"
+#include "util/error.h"
+#include "util/logging.h"
 
 namespace s2s::cli {
 
@@ -70,20 +74,59 @@ CLI::Validator number_at_least(double min) {
       "NUMBER " + rule);
 }
 
+std::vector<std::string> RunArgs::checkpoints() const {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = checkpoint.find(',', start);
+    names.push_back(checkpoint.substr(start, comma - start));
+    if (comma == std::string::npos) return names;
+    start = comma + 1;
+  }
+}
+
+std::string RunArgs::model_label() const {
+  std::string label;
+  for (const auto& name : checkpoints()) label += (label.empty() ? "" : "+") + name;
+  if (ensemble.size() <= 1) return label;
+  std::string runs;
+  for (const auto& r : ensemble)
+    runs += std::filesystem::absolute(r).lexically_normal().string() + "\n";
+  return fmt::format("ensemble{}-{:08x}.{}", ensemble.size(),
+                     static_cast<uint32_t>(std::hash<std::string>{}(runs)), label);
+}
+
 void add_run_options(CLI::App* sub, RunArgs& args) {
-  sub->add_option("--run", args.run, "Run directory")->required();
+  auto* run = sub->add_option("--run", args.run, "Run directory");
+  sub->add_option("--ensemble", args.ensemble,
+                  "Decode several runs as one (RUN,RUN,...), with the mean of their "
+                  "next-token probabilities; the runs must share vocabularies and "
+                  "tokenization. Outputs go to the first run")
+      ->delimiter(',')
+      ->excludes(run);
+  // A usage error, with the verb's --help named, like CLI11's own.
+  sub->parse_complete_callback([&args] {
+    if (args.run.empty() && args.ensemble.empty()) {
+      throw CLI::RequiredError("--run DIR or --ensemble DIR,DIR,...");
+    }
+  });
   sub->add_option("--checkpoint", args.checkpoint,
                   "Checkpoint to load: best, last, step_N (training.keep_step_checkpoints) or "
-                  "a name `s2s average` wrote")
+                  "a name `s2s average` wrote; several, comma-separated, decode as an ensemble")
       ->check(CLI::Validator(
-          [](std::string& name) -> std::string {
-            return checkpoint::is_checkpoint_name(name)
-                       ? ""
-                       : "must be best, last, step_N or an average's name (letters, digits, "
-                         "'_', '-'), got '" +
-                             name + "'";
+          [](std::string& names) -> std::string {
+            RunArgs parsed;
+            parsed.checkpoint = names;
+            for (const auto& name : parsed.checkpoints()) {
+              if (!checkpoint::is_checkpoint_name(name)) {
+                return "must be best, last, step_N or an average's name (letters, digits, "
+                       "'_', '-'), or several of them separated by commas, got '" +
+                       names + "'";
+              }
+            }
+            return "";
           },
-          "best|last|step_N|NAME"))
+          "best|last|step_N|NAME[,...]"))
       ->capture_default_str();
   sub->add_option("--beam", args.beam, "Beam size (default: the run's evaluation.beam_size)")
       ->check(integer_in(1, config::kMaxBeamSize));
@@ -91,6 +134,33 @@ void add_run_options(CLI::App* sub, RunArgs& args) {
                   "Beam search's GNMT length penalty alpha, >= 0 (default: the run's "
                   "evaluation.length_penalty)")
       ->check(number_at_least(0.0));
+}
+
+checkpoint::LoadedRun load_decoding_run(const RunArgs& args) {
+  if (args.run.empty() && args.ensemble.empty()) {
+    throw UserError("give the model to decode: --run DIR or --ensemble DIR,DIR,...");
+  }
+  const auto checkpoints = args.checkpoints();
+  for (std::size_t i = 0; i < checkpoints.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (checkpoints[i] == checkpoints[j]) {
+        throw UserError("--checkpoint names " + checkpoints[i] + " twice");
+      }
+    }
+  }
+  const std::vector<std::string> runs =
+      args.ensemble.empty() ? std::vector{args.run} : args.ensemble;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (std::filesystem::weakly_canonical(runs[i]) ==
+          std::filesystem::weakly_canonical(runs[j])) {
+        throw UserError("--ensemble names " + runs[i] + " twice");
+      }
+    }
+  }
+  auto run = checkpoint::load_ensemble(runs, checkpoints);
+  for (const auto& name : run.member_names) util::logger("eval")->info("model {}", name);
+  return run;
 }
 
 void add_split_option(CLI::App* sub, std::string& split) {
@@ -114,7 +184,8 @@ void check_decoding_memory(const checkpoint::LoadedRun& run, const eval::Transla
   const int64_t longest =
       sources.empty() ? max_src_len + 1 : eval::longest_source(sources, max_src_len);
   eval::check_search_memory(run.config, static_cast<int64_t>(run.tgt_vocab.size()), options.search,
-                            options.batch_size, sources.size(), longest, run.device, what);
+                            options.batch_size, sources.size(), longest, run.device, what,
+                            static_cast<int64_t>(run.members.size()));
 }
 
 }  // namespace s2s::cli

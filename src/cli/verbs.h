@@ -24,14 +24,28 @@ CLI::Validator number_at_least(double min);
 
 // What the verbs that decode with a trained run (evaluate, translate, attention) share.
 struct RunArgs {
-  std::string run;                  // run directory
-  std::string checkpoint = "best";  // "best", "last", "step_N" or an average's name
-  int64_t beam = 0;                 // beam size; 0 = the run's evaluation.beam_size
-  double length_penalty = -1.0;     // GNMT alpha; < 0 = the run's evaluation.length_penalty
+  std::string run;                    // run directory
+  std::vector<std::string> ensemble;  // --ensemble: run directories decoded as one, or empty
+  // "best", "last", "step_N" or an average's name; a comma-separated list is an ensemble of
+  // those checkpoints (of every run of --ensemble).
+  std::string checkpoint = "best";
+  int64_t beam = 0;              // beam size; 0 = the run's evaluation.beam_size
+  double length_penalty = -1.0;  // GNMT alpha; < 0 = the run's evaluation.length_penalty
+
+  // Where outputs go and which run's settings decode: --run, or the first run of --ensemble.
+  const std::string& home() const { return ensemble.empty() ? run : ensemble.front(); }
+  std::vector<std::string> checkpoints() const;  // --checkpoint split at commas
+  // The model's name in output file names and scores.json: the checkpoints joined by '+'
+  // ("best", "step_900+step_1362"); with --ensemble of several runs prefixed by
+  // "ensemble<N>-<8 hex digits of the runs' paths>." so that different ensembles never share a
+  // name.
+  std::string model_label() const;
 };
 
-// Registers --run, --checkpoint, --beam and --length-penalty on `sub`.
+// Registers --run, --ensemble, --checkpoint, --beam and --length-penalty on `sub`.
 void add_run_options(CLI::App* sub, RunArgs& args);
+// The run or ensemble of `args` (checkpoint/load_run.h), with its members logged.
+checkpoint::LoadedRun load_decoding_run(const RunArgs& args);
 // Registers --split ("test" or "valid") on `sub`.
 void add_split_option(CLI::App* sub, std::string& split);
 

@@ -195,10 +195,10 @@ NextRows next_rows(const BeamState& st, bool drop_done) {
 // memory (a sentence's K rows share its memory).
 struct BeamRows {
   torch::Tensor slots, limits;  // [n*K]
-  model::DecoderMemory memory;
+  EnsembleMemory memory;
 };
 
-BeamRows place(const BeamState& st, const model::EncodedBatch& encoded, torch::Device device) {
+BeamRows place(const BeamState& st, const EnsembleEncoded& encoded, torch::Device device) {
   const int64_t K = st.beam;
   const auto sentences = torch::tensor(st.sentences, torch::kLong).to(device);
   const auto beams = torch::arange(K, torch::TensorOptions().dtype(torch::kLong).device(device));
@@ -259,18 +259,18 @@ std::vector<std::vector<Hypothesis>> collect_beams(const BeamState& st,
 // Once an eighth of the sentences in the batch are done they leave it (state and memory are
 // index-selected; not after every single one, as that is a copy); until then a done sentence's
 // rows stay, dead (retire_sentence).
-std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model,
+std::vector<std::vector<Hypothesis>> beam_search(const Ensemble& models,
                                                  const batching::Batch& batch,
                                                  const SearchOptions& options) {
   if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;
-  EvalModeGuard eval_mode(model);
+  const EnsembleEvalMode eval_mode(models.members());
   const auto device = batch.src.device();
   BeamState st(batch, options);
   const int64_t K = st.beam, rows = st.batch * K;
-  const detail::StepMasks masks(model->decoder->options().vocab_size(), device);
-  const bool keep = detail::keeps_attention(model, options);
-  const auto encoded = model->encode(batch.src, batch.src_lengths);
+  const detail::StepMasks masks(models.vocab_size(), device);
+  const bool keep = detail::keeps_attention(models, options);
+  const auto encoded = models.encode(batch.src, batch.src_lengths);
   auto placed = place(st, encoded, device);
   auto state = encoded.state.index_select(placed.slots.div(K, "floor"));
   // Only beam 0 is alive at first; the others would duplicate it.
@@ -279,8 +279,8 @@ std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model,
   auto prev = torch::full({rows}, Vocab::kBos, torch::dtype(torch::kLong).device(device));
   std::vector<torch::Tensor> attention;  // per step [B*K, m, S]
   for (int64_t t = 0; t <= st.longest(); ++t) {
-    const auto out = model->decoder->step(prev, state, placed.memory);
-    const auto logp = detail::step_log_probs(model, out, masks, placed.limits.le(t));  // [n*K, V]
+    const auto out = models.step(prev, state, placed.memory);
+    const auto logp = detail::masked_log_probs(out.log_probs, masks, placed.limits.le(t));
     if (keep) attention.push_back(detail::scatter_rows(out.attention, placed.slots, rows));
     select_beams(st, step_candidates(logp, scores, K), t);
     const auto n = static_cast<int64_t>(st.sentences.size()), ended = st.ended();

@@ -42,21 +42,21 @@ std::vector<std::vector<Hypothesis>> collect_greedy(const torch::Tensor& tokens,
 // Rows leave the batch as they end: `rows` [n] maps the n rows still decoding to batch rows.
 // Once an eighth of them have ended they are dropped from the state and the memory (a copy,
 // so not after every single one), and later steps run on fewer rows.
-std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model,
+std::vector<std::vector<Hypothesis>> greedy_search(const Ensemble& models,
                                                    const batching::Batch& batch,
                                                    const SearchOptions& options) {
   if (batch.size() == 0) return {};
   torch::NoGradGuard no_grad;
-  EvalModeGuard eval_mode(model);
+  const EnsembleEvalMode eval_mode(models.members());
   const auto long_opts = batch.src.options().dtype(torch::kLong);
   const int64_t B = batch.size();
   const auto limits_cpu = detail::max_lengths(batch, options);
   auto limits = torch::tensor(limits_cpu, torch::kLong).to(long_opts.device());  // [n]
   const int64_t longest = *std::max_element(limits_cpu.begin(), limits_cpu.end());
-  const detail::StepMasks masks(model->decoder->options().vocab_size(), long_opts.device());
-  const bool keep = detail::keeps_attention(model, options);
+  const detail::StepMasks masks(models.vocab_size(), long_opts.device());
+  const bool keep = detail::keeps_attention(models, options);
 
-  auto encoded = model->encode(batch.src, batch.src_lengths);
+  auto encoded = models.encode(batch.src, batch.src_lengths);
   auto rows = torch::arange(B, long_opts);
   auto prev = torch::full({B}, Vocab::kBos, long_opts);
   auto done = torch::zeros({B}, long_opts.dtype(torch::kBool));      // [n]
@@ -65,8 +65,8 @@ std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model,
   std::vector<torch::Tensor> attention;  // per step: [B, m, S]
   int64_t steps = 0;
   while (steps <= longest) {
-    const auto out = model->decoder->step(prev, encoded.state, encoded.memory);
-    const auto logp = detail::step_log_probs(model, out, masks, limits.le(steps));  // [n, V]
+    const auto out = models.step(prev, encoded.state, encoded.memory);
+    const auto logp = detail::masked_log_probs(out.log_probs, masks, limits.le(steps));  // [n, V]
     const auto [best_logp, best] = logp.max(/*dim=*/1);
     // Rows already done emit <pad> and add nothing to their score.
     prev = best.masked_fill(done, Vocab::kPad);

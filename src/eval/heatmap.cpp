@@ -41,6 +41,7 @@ nlohmann::ordered_json index_line(const std::string& file, const HeatmapSentence
   j["scorer"] = info.scorer;
   j["query"] = info.query;
   j["units"] = info.units;
+  j["members"] = info.members;
   return j;
 }
 

@@ -8,7 +8,8 @@
 // A sidecar index.jsonl has one JSON object per file: file, matrix ("decoder_attention" or
 // "encoder_self_attention"), id, head, source, hypothesis,
 // reference, decode ("greedy" / "beam K"), scorer, query (which decoder state was the query),
-// units ("tokens", "pieces", or "words": pieces merged into words, eval/pieces.h).
+// units ("tokens", "pieces", or "words": pieces merged into words, eval/pieces.h), members (the
+// number of models whose mean attention it is: 1, or an ensemble's size, eval/ensemble.h).
 // Fields containing a comma, a quote or a newline are quoted, quotes doubled (RFC 4180).
 
 #include <torch/torch.h>
@@ -41,6 +42,7 @@ struct HeatmapInfo {
   std::string scorer;            // model.attention.scorer
   std::string query;             // decoder_query(style)
   std::string units = "tokens";  // what rows and columns are: "tokens", "pieces" or "words"
+  int64_t members = 1;           // models averaged: 1, or an ensemble's members
 };
 
 // "previous decoder state s_{t-1}" (bahdanau) or "current decoder state s_t" (luong).

@@ -77,10 +77,11 @@ SplitScores score_split(checkpoint::LoadedRun& run, const Split& split,
       gold = std::move(kept);
     }
   }
-  const bool attention = run.model->decoder->has_attention();
+  const Ensemble models(run.members);
+  const bool attention = models.has_attention();
   const auto encoded =
       batching::encode_corpus(data::select_pairs(split.corpus, keep), run.src_vocab, run.tgt_vocab);
-  scores.forced = teacher_forced_scores(run.model, encoded, run.config.evaluation.batch_size,
+  scores.forced = teacher_forced_scores(models, encoded, run.config.evaluation.batch_size,
                                         run.device, attention, run.precision.precision);
   if (attention) {
     score_attention(

@@ -9,13 +9,6 @@
 
 namespace s2s::eval {
 
-EvalModeGuard::EvalModeGuard(model::Seq2Seq& model)
-    : model_(model), was_training_(model->is_training()) {
-  model_->eval();
-}
-
-EvalModeGuard::~EvalModeGuard() { model_->train(was_training_); }
-
 void validate_search_options(const SearchOptions& o) {
   const auto fail = [](const std::string& key, const std::string& rule, const std::string& value) {
     throw ConfigError("search option " + key + " " + rule + ", got " + value);
@@ -43,11 +36,11 @@ int64_t max_target_length(const SearchOptions& options, int64_t src_len) {
          options.max_len_extra;
 }
 
-std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const batching::Batch& batch,
+std::vector<std::vector<Hypothesis>> search(const Ensemble& models, const batching::Batch& batch,
                                             const SearchOptions& options) {
   validate_search_options(options);
-  return options.beam_size == 1 ? greedy_search(model, batch, options)
-                                : beam_search(model, batch, options);
+  return options.beam_size == 1 ? greedy_search(models, batch, options)
+                                : beam_search(models, batch, options);
 }
 
 namespace detail {
@@ -71,16 +64,14 @@ StepMasks::StepMasks(int64_t vocab_size, const torch::Device& device) {
   not_eos.index_put_({0, Vocab::kEos}, false);
 }
 
-torch::Tensor step_log_probs(model::Seq2Seq& model, const model::StepOutput& out,
-                             const StepMasks& masks, const torch::Tensor& forced) {
-  const auto logits = model->decoder->logits(out.features).to(torch::kFloat);  // bf16 -> fp32
-  const auto logp = torch::log_softmax(logits, /*dim=*/-1);
+torch::Tensor masked_log_probs(const torch::Tensor& log_probs, const StepMasks& masks,
+                               const torch::Tensor& forced) {
   const auto mask = masks.banned | (forced.unsqueeze(1) & masks.not_eos);
-  return logp.masked_fill(mask, kNegInf);
+  return log_probs.masked_fill(mask, kNegInf);
 }
 
-bool keeps_attention(model::Seq2Seq& model, const SearchOptions& options) {
-  return options.keep_attention && model->decoder->has_attention();
+bool keeps_attention(const Ensemble& models, const SearchOptions& options) {
+  return options.keep_attention && models.has_attention();
 }
 
 torch::Tensor scatter_rows(const torch::Tensor& x, const torch::Tensor& rows, int64_t total) {

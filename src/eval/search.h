@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "batching/batch.h"
+#include "eval/ensemble.h"
 #include "model/seq2seq.h"
 
 namespace s2s::eval {
@@ -49,20 +50,6 @@ struct Hypothesis {
   torch::Tensor attention;
 };
 
-// Puts the model in eval mode (no dropout) for a scope and restores its previous mode: the
-// trainer decodes the validation set in the middle of training.
-class EvalModeGuard {
- public:
-  explicit EvalModeGuard(model::Seq2Seq& model);
-  ~EvalModeGuard();
-  EvalModeGuard(const EvalModeGuard&) = delete;
-  EvalModeGuard& operator=(const EvalModeGuard&) = delete;
-
- private:
-  model::Seq2Seq& model_;
-  bool was_training_;
-};
-
 // Throws ConfigError naming the option for values out of range (before any tensor work); the
 // same rules as the config's evaluation section. search() checks its options with it.
 void validate_search_options(const SearchOptions& options);
@@ -75,17 +62,19 @@ double length_penalty(int64_t length, double alpha);
 int64_t max_target_length(const SearchOptions& options, int64_t src_len);
 
 // Per batch row, min(n_best, found) hypotheses, best (highest normalized score) first.
-// Runs without autograd and with the model in eval mode (its previous mode is restored).
-std::vector<std::vector<Hypothesis>> search(model::Seq2Seq& model, const batching::Batch& batch,
+// Runs without autograd and with the models in eval mode (their previous modes are restored).
+// `models`: one model, or an ensemble whose members' step distributions are combined
+// (eval/ensemble.h).
+std::vector<std::vector<Hypothesis>> search(const Ensemble& models, const batching::Batch& batch,
                                             const SearchOptions& options);
 
 // The two strategies (eval/greedy_search.cpp, eval/beam_search.cpp), exposed for tests;
 // search() checks the options and picks one by options.beam_size. Greedy returns one
 // hypothesis per row and ignores beam_size and n_best.
-std::vector<std::vector<Hypothesis>> greedy_search(model::Seq2Seq& model,
+std::vector<std::vector<Hypothesis>> greedy_search(const Ensemble& models,
                                                    const batching::Batch& batch,
                                                    const SearchOptions& options);
-std::vector<std::vector<Hypothesis>> beam_search(model::Seq2Seq& model,
+std::vector<std::vector<Hypothesis>> beam_search(const Ensemble& models,
                                                  const batching::Batch& batch,
                                                  const SearchOptions& options);
 

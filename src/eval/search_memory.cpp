@@ -12,11 +12,13 @@ namespace s2s::eval {
 
 void check_search_memory(const config::Config& config, int64_t tgt_vocab,
                          const SearchOptions& search, int64_t batch_size, std::size_t sentences,
-                         int64_t longest_source, torch::Device device, const std::string& what) {
+                         int64_t longest_source, torch::Device device, const std::string& what,
+                         int64_t members) {
   if (sentences > 0) batch_size = std::min(batch_size, static_cast<int64_t>(sentences));
   const int64_t steps = max_target_length(search, longest_source);
   const bool attention = search.keep_attention && config::uses_attention(config.model);
-  const double needed = model::search_bytes(config.model, tgt_vocab, batch_size, search.beam_size,
+  const double needed = static_cast<double>(members) *
+                        model::search_bytes(config.model, tgt_vocab, batch_size, search.beam_size,
                                             longest_source, steps, attention);
   const double available = util::available_memory_bytes();
   if (!device.is_cpu() || available <= 0 || needed <= available) return;

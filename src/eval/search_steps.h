@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "batching/batch.h"
+#include "eval/ensemble.h"
 #include "eval/search.h"
-#include "model/seq2seq.h"
 
 namespace s2s::eval::detail {
 
@@ -29,13 +29,14 @@ struct StepMasks {
   torch::Tensor not_eos;  // [1, V]
 };
 
-// One decoder step for rows R: log p(y | prefix) [R, V] (float), masked after the softmax so the
-// chosen tokens keep the model's own log-probabilities. `forced` [R] bool: rows at their limit.
-torch::Tensor step_log_probs(model::Seq2Seq& model, const model::StepOutput& out,
-                             const StepMasks& masks, const torch::Tensor& forced);
+// One step's log p(y | prefix) [R, V] (float, Ensemble::step) with the masks applied: masked
+// after the softmax, so the chosen tokens keep the models' own log-probabilities. `forced` [R]
+// bool: rows at their limit.
+torch::Tensor masked_log_probs(const torch::Tensor& log_probs, const StepMasks& masks,
+                               const torch::Tensor& forced);
 
-// Whether search returns attention: asked for, and the model has some.
-bool keeps_attention(model::Seq2Seq& model, const SearchOptions& options);
+// Whether search returns attention: asked for, and a model has some.
+bool keeps_attention(const Ensemble& models, const SearchOptions& options);
 
 // x [R, ...] of the rows `rows` [R] -> [total, ...], zero at the other rows: a step's attention
 // in the layout of the whole batch.

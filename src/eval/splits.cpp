@@ -136,19 +136,48 @@ double ForcedScores::loss() const {
 
 double ForcedScores::perplexity() const { return std::exp(loss()); }
 
-ForcedScores teacher_forced_scores(model::Seq2Seq& model, const batching::EncodedCorpus& corpus,
+namespace {
+
+// The members' teacher-forced pass over one batch, combined as decoding combines them
+// (eval/ensemble.h): logits [N, V] are the log of the mean probability (normalized, so the
+// loss's log-softmax leaves them unchanged), attention [B, T, m, S] the members' mean. One
+// member's forward is returned as it is.
+model::ForwardOutput ensemble_forward(const Ensemble& models, const batching::Batch& batch,
+                                      bool keep_attention) {
+  std::vector<model::ForwardOutput> outputs;
+  for (auto m : models.members()) {
+    outputs.push_back(m->forward(batch.src, batch.src_lengths, batch.tgt_in,
+                                 /*teacher_forcing=*/1.0, keep_attention));
+  }
+  if (outputs.size() == 1) return outputs.front();
+  std::vector<torch::Tensor> log_probs, attention;
+  for (const auto& o : outputs) {
+    // Every member orders the rows the same way: by the batch's target lengths.
+    TORCH_CHECK(o.token_index.equal(outputs.front().token_index), "ensemble rows differ");
+    log_probs.push_back(torch::log_softmax(o.logits.to(torch::kFloat), /*dim=*/-1));
+    attention.push_back(o.attention);
+  }
+  model::ForwardOutput out;
+  out.logits = log_mean_probability(log_probs);
+  out.token_index = outputs.front().token_index;
+  out.attention = mean_attention(attention, /*head_dim=*/2);
+  return out;
+}
+
+}  // namespace
+
+ForcedScores teacher_forced_scores(const Ensemble& models, const batching::EncodedCorpus& corpus,
                                    int64_t batch_size, const torch::Device& device,
                                    bool keep_attention, device::Precision precision) {
   torch::NoGradGuard no_grad;
   const device::AutocastGuard autocast(device, precision);
-  EvalModeGuard eval_mode(model);
+  const EnsembleEvalMode eval_mode(models.members());
   ForcedScores out;
   if (keep_attention) out.attention.resize(corpus.size());
   const auto src_lengths = corpus.src_lengths(), tgt_lengths = corpus.tgt_lengths();
   for (const auto& indices : length_sorted_batches(src_lengths, batch_size)) {
     const auto batch = batching::make_batch(corpus, indices, device);
-    const auto forward = model->forward(batch.src, batch.src_lengths, batch.tgt_in,
-                                        /*teacher_forcing=*/1.0, keep_attention);
+    const auto forward = ensemble_forward(models, batch, keep_attention);
     const auto loss = loss::sequence_loss(forward.logits, forward.token_index, batch.tgt_out,
                                           /*label_smoothing=*/0.0);
     out.nll_sum += loss.nll_sum;

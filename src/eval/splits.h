@@ -19,6 +19,7 @@
 #include "data/tokenizer.h"
 #include "device/precision.h"
 #include "eval/alignment.h"
+#include "eval/ensemble.h"
 #include "model/seq2seq.h"
 
 namespace s2s::eval {
@@ -74,8 +75,10 @@ struct ForcedScores {
   double perplexity() const;             // exp(loss)
 };
 
-// Batches of `batch_size` sentences sorted by length; runs without autograd in eval mode.
-ForcedScores teacher_forced_scores(model::Seq2Seq& model, const batching::EncodedCorpus& corpus,
+// Batches of `batch_size` sentences sorted by length; runs without autograd in eval mode. An
+// ensemble is scored by the log of its members' mean probability, its attention is their mean
+// (eval/ensemble.h).
+ForcedScores teacher_forced_scores(const Ensemble& models, const batching::EncodedCorpus& corpus,
                                    int64_t batch_size, const torch::Device& device,
                                    bool keep_attention,
                                    device::Precision precision = device::Precision::kFp32);

@@ -19,10 +19,10 @@ TranslateOptions translate_options(const config::EvaluationConfig& e) {
   return o;
 }
 
-Translator::Translator(model::Seq2Seq model, const data::Vocab& src_vocab,
-                       const data::Vocab& tgt_vocab, const data::Tokenizer& src_tokenizer,
-                       const data::Tokenizer& tgt_tokenizer, torch::Device device)
-    : model_(std::move(model)),
+Translator::Translator(Ensemble models, const data::Vocab& src_vocab, const data::Vocab& tgt_vocab,
+                       const data::Tokenizer& src_tokenizer, const data::Tokenizer& tgt_tokenizer,
+                       torch::Device device)
+    : models_(std::move(models)),
       src_vocab_(src_vocab),
       tgt_vocab_(tgt_vocab),
       src_tokenizer_(src_tokenizer),
@@ -30,8 +30,8 @@ Translator::Translator(model::Seq2Seq model, const data::Vocab& src_vocab,
       device_(device) {}
 
 Translator::Translator(const checkpoint::LoadedRun& run)
-    : Translator(run.model, run.src_vocab, run.tgt_vocab, *run.src_tokenizer, *run.tgt_tokenizer,
-                 run.device) {}
+    : Translator(Ensemble(run.members), run.src_vocab, run.tgt_vocab, *run.src_tokenizer,
+                 *run.tgt_tokenizer, run.device) {}
 
 std::vector<Translation> Translator::translate_tokens(
     const std::vector<std::vector<std::string>>& sources, const TranslateOptions& options) const {
@@ -45,12 +45,11 @@ std::vector<Translation> Translator::translate_tokens(
   std::vector<Translation> out(sources.size());
   for (auto& t : out) t.n_best = {Candidate{}};  // empty inputs stay so
   const device::AutocastGuard autocast(device_, options.precision);
-  auto model = model_;  // search needs a mutable handle; it shares the module
   std::size_t done = sources.size();
   for (const auto& l : lengths) done -= l > 0 ? 1 : 0;
   for (const auto& indices : length_sorted_batches(lengths, options.batch_size)) {
     const auto batch = batching::make_source_batch(ids, indices, device_);
-    const auto hypotheses = search(model, batch, options.search);
+    const auto hypotheses = search(models_, batch, options.search);
     for (std::size_t r = 0; r < indices.size(); ++r) {
       const auto i = indices[r];
       // search returns at least one hypothesis per row: </s> is always allowed.

@@ -22,6 +22,7 @@
 #include "data/tokenizer.h"
 #include "data/vocab.h"
 #include "device/precision.h"
+#include "eval/ensemble.h"
 #include "eval/search.h"
 #include "model/seq2seq.h"
 
@@ -65,10 +66,11 @@ struct Translation {
 // Everything decoding needs, borrowed: the vocabularies and tokenizers must outlive it.
 class Translator {
  public:
-  Translator(model::Seq2Seq model, const data::Vocab& src_vocab, const data::Vocab& tgt_vocab,
+  // `models`: one model or an ensemble (eval/ensemble.h).
+  Translator(Ensemble models, const data::Vocab& src_vocab, const data::Vocab& tgt_vocab,
              const data::Tokenizer& src_tokenizer, const data::Tokenizer& tgt_tokenizer,
              torch::Device device);
-  explicit Translator(const checkpoint::LoadedRun& run);
+  explicit Translator(const checkpoint::LoadedRun& run);  // every member of the run
 
   // Tokenized sources (no </s>) -> one translation each, in order. An empty source gives an
   // empty translation without running the model.
@@ -82,7 +84,7 @@ class Translator {
   Translation finish(const std::vector<std::string>& source, const Hypothesis& hypothesis,
                      bool replace_unk) const;
 
-  model::Seq2Seq model_;
+  Ensemble models_;
   const data::Vocab& src_vocab_;
   const data::Vocab& tgt_vocab_;
   const data::Tokenizer& src_tokenizer_;
