@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 
 #include "checkpoint/average.h"
 #include "checkpoint/load_run.h"
@@ -26,6 +25,7 @@
 #include "eval/splits.h"
 #include "util/error.h"
 #include "util/logging.h"
+#include "util/sha256.h"
 
 namespace s2s::cli {
 
@@ -92,8 +92,8 @@ std::string RunArgs::model_label() const {
   std::string runs;
   for (const auto& r : ensemble)
     runs += std::filesystem::absolute(r).lexically_normal().string() + "\n";
-  return fmt::format("ensemble{}-{:08x}.{}", ensemble.size(),
-                     static_cast<uint32_t>(std::hash<std::string>{}(runs)), label);
+  return fmt::format("ensemble{}-{}.{}", ensemble.size(), util::sha256_hex(runs).substr(0, 8),
+                     label);
 }
 
 void add_run_options(CLI::App* sub, RunArgs& args) {

@@ -37,8 +37,8 @@ struct RunArgs {
   std::vector<std::string> checkpoints() const;  // --checkpoint split at commas
   // The model's name in output file names and scores.json: the checkpoints joined by '+'
   // ("best", "step_900+step_1362"); with --ensemble of several runs prefixed by
-  // "ensemble<N>-<8 hex digits of the runs' paths>." so that different ensembles never share a
-  // name.
+  // "ensemble<N>-<the first 8 hex digits of the SHA-256 of the runs' absolute paths>." so that
+  // different ensembles never share a name.
   std::string model_label() const;
 };
 
