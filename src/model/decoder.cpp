@@ -1,5 +1,7 @@
 #include "model/decoder.h"
 
+#include <cmath>
+
 #include "model/gru.h"
 
 namespace s2s::model {
@@ -65,6 +67,15 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
     feature_size = o.hidden_size();
   }
   if (o.tie_embeddings()) {
+    // The embeddings are now also the output matrix. At LibTorch's N(0, 1) a logit,
+    // sum_j Emb_yj tanh(u_j) over E terms, has a variance of E * E[tanh(u)^2]: a standard
+    // deviation of several nats (Multi30k, E = 256: a first loss of 21.8 against log V = 8.3),
+    // and the first hundreds of updates go to undoing it. At N(0, 1/E) (fairseq's embedding
+    // init) the variance is E[tanh(u)^2] < 1, as an untied output layer starts. model.init
+    // schemes other than "pytorch" replace this, as they replace every layer's own.
+    torch::NoGradGuard no_grad;
+    embedding->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(o.emb_size())));
+    embedding->weight[o.pad_id()].zero_();
     pre_output_ = register_module("pre_output", torch::nn::Linear(feature_size, o.emb_size()));
     output_bias_ = register_parameter("output_bias", torch::zeros({o.vocab_size()}));
   } else {

@@ -3,7 +3,8 @@
 //
 // pytorch: each layer keeps the initialization LibTorch gives it, which is PyTorch's: GRU
 // weights and biases U(-1/sqrt(H), 1/sqrt(H)), embeddings N(0, 1), linear layers
-// U(-1/sqrt(n_in), 1/sqrt(n_in)) (Kaiming-uniform with a = sqrt(5)) for weights and biases.
+// U(-1/sqrt(n_in), 1/sqrt(n_in)) (Kaiming-uniform with a = sqrt(5)) for weights and biases;
+// target embeddings tied to the output layer N(0, 1/E) instead (model/decoder.cpp says why).
 //
 // xavier_uniform / xavier_normal (Glorot & Bengio 2010): Var(w) = 2 / (n_in + n_out), so that
 // activations and gradients keep their variance through a layer. A GRU stores its three gates

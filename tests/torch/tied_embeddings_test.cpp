@@ -1,7 +1,8 @@
 // Tied decoder embeddings (model.decoder.tie_embeddings): the output layer's rows are the target
 // embeddings, logits = Emb tanh(W_p f) + b. Checks that the logits really read the embedding
-// matrix, that gradients of the loss reach it through the output, the parameter count, and
-// that checkpoints of untied models keep their description.
+// matrix, that gradients of the loss reach it through the output, that the first logits are
+// as spread as an untied layer's, the parameter count, and that checkpoints of untied models
+// keep their description.
 
 #include <gtest/gtest.h>
 
@@ -51,6 +52,29 @@ TEST(TiedEmbeddingsTest, TheOutputTrainsTheEmbeddings) {
   ASSERT_TRUE(grad.defined());
   // The softmax touches every row: all embeddings get gradient from the output alone.
   EXPECT_TRUE(grad.abs().sum(1).gt(0).all().item<bool>());
+}
+
+// With PyTorch's init the tied embeddings start at N(0, 1/E), not N(0, 1): the first logits of a
+// Multi30k-sized model then spread about as the untied layer's, and the first loss is near
+// log V rather than 2.6 times it.
+TEST(TiedEmbeddingsTest, FirstLogitsSpreadAsUntiedOnes) {
+  torch::manual_seed(6);
+  config::ModelConfig m;
+  m.emb_size = 256;
+  m.hidden_size = 256;
+  m.init = "pytorch";
+  const int64_t vocab = 4001;
+  const auto features = torch::randn({64, 256 + 512 + 256});  // H + C + E, bahdanau
+  const auto untied = build_model(m, vocab, vocab)->decoder->logits(features);
+  m.decoder.tie_embeddings = true;
+  auto tied_model = build_model(m, vocab, vocab);
+  const auto logits = tied_model->decoder->logits(features);
+  const double tied_std = logits.std().item<double>(), untied_std = untied.std().item<double>();
+  EXPECT_LT(tied_std, 2.0 * untied_std) << tied_std << " against " << untied_std;
+  EXPECT_GT(tied_std, 0.25 * untied_std) << tied_std << " against " << untied_std;
+  const auto emb = tied_model->decoder->embedding->weight;
+  EXPECT_NEAR(emb.slice(0, 1).std().item<double>(), 1.0 / 16.0, 0.002);  // 1/sqrt(256)
+  EXPECT_EQ(emb[0].abs().sum().item<double>(), 0.0);                     // <pad> stays zero
 }
 
 TEST(TiedEmbeddingsTest, ParametersAsCountedAndFewerThanUntied) {
