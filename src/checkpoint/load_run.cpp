@@ -37,10 +37,10 @@ LoadedRun load_run_files(const std::string& run_dir) {
   return run;
 }
 
-// A model of `run`'s architecture with the weights of checkpoints/<checkpoint>.pt, in eval mode
-// on `device`; appended to run.members.
-void add_member(LoadedRun& run, const std::string& run_dir, const std::string& checkpoint,
-                torch::Device device) {
+// A model of `run`'s architecture (in `run_dir`) with the weights of checkpoints/<checkpoint>.pt,
+// in eval mode on the device of `ensemble`; appended to ensemble.members.
+void add_member(const LoadedRun& run, const std::string& run_dir, const std::string& checkpoint,
+                LoadedRun& ensemble) {
   const run::RunPaths paths(run_dir);
   const auto& reinforce = run.config.training.reinforce;
   auto model =
@@ -49,10 +49,10 @@ void add_member(LoadedRun& run, const std::string& run_dir, const std::string& c
                                   paths.tgt_vocab()};
   load_checkpoint(paths.checkpoint(checkpoint), *model, /*optimizer=*/nullptr, run_signature(run),
                   &vocabularies);
-  model->to(device);
+  model->to(ensemble.device);
   model->eval();
-  run.members.push_back(model);
-  run.member_names.push_back(paths.checkpoint(checkpoint));
+  ensemble.members.push_back(model);
+  ensemble.member_names.push_back(paths.checkpoint(checkpoint));
 }
 
 // "" when the vocabularies saved at `a_path` and `b_path` are the same, else what differs.
@@ -121,8 +121,7 @@ LoadedRun load_ensemble(const std::vector<std::string>& run_dirs,
   LoadedRun run = load_run_files(run_dirs.front());
   util::logger("eval")->debug("decoding in {}", run.precision.description);
   device::set_threads(run.config.training.threads);
-  for (const auto& checkpoint : checkpoints)
-    add_member(run, run_dirs.front(), checkpoint, run.device);
+  for (const auto& checkpoint : checkpoints) add_member(run, run_dirs.front(), checkpoint, run);
   for (std::size_t r = 1; r < run_dirs.size(); ++r) {
     auto other = load_run_files(run_dirs[r]);
     const auto difference = tokenization_difference(run, run_dirs.front(), other, run_dirs[r]);
@@ -130,11 +129,7 @@ LoadedRun load_ensemble(const std::vector<std::string>& run_dirs,
       throw InputError("cannot ensemble " + run_dirs[r] + " with " + run_dirs.front() + ": " +
                        difference);
     }
-    for (const auto& checkpoint : checkpoints) {
-      add_member(other, run_dirs[r], checkpoint, run.device);
-      run.members.push_back(other.members.back());
-      run.member_names.push_back(other.member_names.back());
-    }
+    for (const auto& checkpoint : checkpoints) add_member(other, run_dirs[r], checkpoint, run);
   }
   run.model = run.members.front();
   if (run.members.size() > 1) {

@@ -26,6 +26,7 @@
 #include "util/error.h"
 #include "util/logging.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 namespace s2s::cli {
 
@@ -86,8 +87,7 @@ std::vector<std::string> RunArgs::checkpoints() const {
 }
 
 std::string RunArgs::model_label() const {
-  std::string label;
-  for (const auto& name : checkpoints()) label += (label.empty() ? "" : "+") + name;
+  const auto label = util::join(checkpoints(), "+");
   if (ensemble.size() <= 1) return label;
   std::string runs;
   for (const auto& r : ensemble)

@@ -6,9 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,18 +20,12 @@
 #include "run/run_dir.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
+#include "util/fs.h"
 
 namespace s2s::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 class EnsembleVerbsTest : public test_support::TempDirTest {
  protected:
@@ -91,7 +83,8 @@ TEST_F(EnsembleVerbsTest, CheckpointsOfOneRunWithTheSameWeightsDecodeAsOne) {
   EvaluateResult r;
   const auto both = evaluate(args, &r);
   EXPECT_EQ(r.hyp_path, args.run + "/evaluations/test.best+last.beam2.hyp");
-  EXPECT_EQ(read(r.hyp_path), read(args.run + "/evaluations/test.best.beam2.hyp"));
+  EXPECT_EQ(util::read_file(r.hyp_path),
+            util::read_file(args.run + "/evaluations/test.best.beam2.hyp"));
   EXPECT_EQ(both["checkpoint"], "best+last");
   EXPECT_EQ(both["ensemble"]["checkpoints"], nlohmann::json({"best", "last"}));
   EXPECT_DOUBLE_EQ(both["bleu"]["score"].get<double>(), alone["bleu"]["score"].get<double>());
@@ -164,14 +157,14 @@ TEST_F(EnsembleVerbsTest, AttentionIsTheMeanWithTheMemberCount) {
   args.out = (dir_ / "heatmaps").string();
   args.limit = 1;
   run_attention(args);
-  const auto index = read(dir_ / "heatmaps" / "index.jsonl");
+  const auto index = util::read_file((dir_ / "heatmaps" / "index.jsonl").string());
   const auto first = nlohmann::json::parse(index.substr(0, index.find('\n')));
   EXPECT_EQ(first["members"], 2);
   args.ensemble.clear();
   args.run = a;
   args.out = (dir_ / "single").string();
   run_attention(args);
-  const auto single = read(dir_ / "single" / "index.jsonl");
+  const auto single = util::read_file((dir_ / "single" / "index.jsonl").string());
   EXPECT_EQ(nlohmann::json::parse(single.substr(0, single.find('\n')))["members"], 1);
 }
 
@@ -183,7 +176,7 @@ TEST_F(EnsembleVerbsTest, TranslateWithAnEnsemble) {
   args.input = write("in.txt", "ein Haus\n\nzwei Hunde\n");
   args.output = (dir_ / "out.txt").string();
   run_translate(args);
-  const auto out = read(args.output);
+  const auto out = util::read_file(args.output);
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3);
 }
 
