@@ -2,6 +2,8 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +15,8 @@
 #include "cli/report.h"
 #include "config/json_io.h"
 #include "device/device.h"
+#include "run/manifest.h"
+#include "run/run_dir.h"
 #include "train/trainer.h"
 #include "util/error.h"
 #include "util/logging.h"
@@ -22,6 +26,8 @@
 
 namespace s2s::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 // What a user wants to know when training ends, and what to try next.
 void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
@@ -78,6 +84,117 @@ TestResults run_test(const config::Config& config, const run::RunPaths& paths,
   return results;
 }
 
+train::TrainOptions training_options(const TrainArgs& args) {
+  train::TrainOptions options;
+  options.resume = args.resume;
+  options.overwrite = args.overwrite;
+  options.config_file = args.config;
+  return options;
+}
+
+// A trained model on rank 0: its run directory and the checkpoint its test decoded.
+struct TrainedModel {
+  std::string dir, checkpoint;
+  std::optional<EvaluateResult> test;
+};
+
+// Trains the model of `config`, decodes its test split (unless `skip_test`) and prints the
+// summary. Empty on ranks other than 0.
+std::optional<TrainedModel> train_model(const config::Config& config,
+                                        const train::TrainOptions& options, bool skip_test) {
+  train::Trainer trainer(config, options);  // holds the run directory's lock to the end
+  const auto summary = trainer.train();
+  if (!trainer.main_rank()) return std::nullopt;  // rank 0 evaluates, reports and summarizes
+  const auto& paths = trainer.paths();
+  const std::string checkpoint = summary.averaged.empty() ? "best" : checkpoint::kTrainingAverage;
+  // The training is saved: a SIGINT or SIGTERM during the test decoding stops it between two
+  // batches and says how to finish, instead of ending the process without a word (one after it
+  // waits for the few heatmaps and the report).
+  const util::InterruptGuard interrupts;
+  TestResults test;
+  try {
+    if (!skip_test && !config.data.test.empty()) test = run_test(config, paths, checkpoint);
+  } catch (const util::Interrupted& e) {
+    throw util::Interrupted(
+        e.signal, fmt::format("{}: the training is complete and saved ({}, step {}); the test "
+                              "results are not written; finish with: s2s evaluate --run {} "
+                              "--checkpoint {} --out {}/test",
+                              e.what(), paths.checkpoint(checkpoint), summary.steps, paths.dir,
+                              checkpoint, paths.dir));
+  }
+  ReportArgs report;
+  report.runs = {paths.dir};
+  print_summary(summary, paths, test.scores, test.heatmaps, run_report(report));
+  return TrainedModel{paths.dir, checkpoint, test.scores};
+}
+
+// Member k (from 1) of training.members: a whole run in run_dir/member<k>, seeded seed + k - 1.
+config::Config member_config(const config::Config& config, int64_t k) {
+  config::Config member = config;
+  member.run_dir = run::RunPaths(config.run_dir).member(k);
+  member.seed = config.seed + k - 1;
+  member.training.members = 1;
+  return member;
+}
+
+// The options of member k's training. Members after the first take the first one's tokenizers
+// and vocabularies, so that they decode together. --resume continues the members trained or
+// begun, and starts those an interrupt left unbegun (no last.pt).
+train::TrainOptions member_options(const TrainArgs& args, const std::string& dir,
+                                   const std::string& first) {
+  auto options = training_options(args);
+  if (args.resume && !fs::exists(run::RunPaths(dir).checkpoint("last"))) {
+    util::logger("train")->info("--resume: {} has no checkpoint yet; its training starts now",
+                                dir);
+    options.resume = false;
+    options.overwrite = run::inspect_run_dir(dir) == run::RunDirKind::kRun;
+  }
+  if (!options.resume && dir != first) options.vocabularies_from = first;
+  return options;
+}
+
+// training.members = N: N models trained one after another, each tested alone, then their
+// ensemble on the test split (written beside the first member's evaluations).
+void train_members(const config::Config& config, const TrainArgs& args) {
+  const int64_t n = config.training.members;
+  if (run::inspect_run_dir(config.run_dir) == run::RunDirKind::kRun) {
+    throw UserError(fmt::format("run_dir {} holds the run of one model; training.members = {} "
+                                "trains into {}/member1 ... member{}: choose another run_dir",
+                                config.run_dir, n, config.run_dir, n));
+  }
+  auto log = util::logger("train");
+  std::vector<TrainedModel> members;
+  const std::string first = run::RunPaths(config.run_dir).member(1);
+  for (int64_t k = 1; k <= n; ++k) {
+    const auto member = member_config(config, k);
+    log->info("member {} of {}: seed {}, run directory {}", k, n, member.seed, member.run_dir);
+    auto trained = train_model(member, member_options(args, member.run_dir, first),
+                               args.skip_test);
+    if (trained) members.push_back(std::move(*trained));
+  }
+  if (members.empty() || args.skip_test || config.data.test.empty()) return;
+  EvaluateArgs evaluate;
+  for (const auto& m : members) evaluate.ensemble.push_back(m.dir);
+  // The average where every member has one, else each member's best checkpoint.
+  const bool averaged = std::all_of(members.begin(), members.end(), [](const TrainedModel& m) {
+    return m.checkpoint == checkpoint::kTrainingAverage;
+  });
+  evaluate.checkpoint = averaged ? checkpoint::kTrainingAverage : "best";
+  evaluate.split = "test";
+  const util::InterruptGuard interrupts;
+  const auto test = run_evaluate(evaluate);
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    if (members[i].test) {
+      log->info("  member {} test ({}): BLEU {:.2f}, chrF {:.2f}", i + 1, members[i].test->decode,
+                members[i].test->bleu, members[i].test->chrf);
+    }
+  }
+  log->info("  ensemble of {} test ({}): BLEU {:.2f}, chrF {:.2f}; {}, {}", members.size(),
+            test.decode, test.bleu, test.chrf, test.hyp_path, test.scores_path);
+  log->info("  next: s2s translate --ensemble {} --checkpoint {}",
+            util::join(evaluate.ensemble, ","), evaluate.checkpoint);
+}
+
 }  // namespace
 
 void setup_train(CLI::App& app) {
@@ -114,34 +231,12 @@ void run_train(const TrainArgs& args) {
     if (code != 0) throw ExitStatus(code);
     return;
   }
-  train::TrainOptions train_options;
-  train_options.resume = args.resume;
-  train_options.overwrite = args.overwrite;
-  train_options.config_file = args.config;
   device::check_blas_speed();  // warns when the system BLAS is the slow reference one
-  train::Trainer trainer(config, train_options);  // holds the run directory's lock to the end
-  const auto summary = trainer.train();
-  if (!trainer.main_rank()) return;  // rank 0 evaluates, reports and summarizes
-  const auto& paths = trainer.paths();
-  const std::string checkpoint = summary.averaged.empty() ? "best" : checkpoint::kTrainingAverage;
-  // The training is saved: a SIGINT or SIGTERM during the test decoding stops it between two
-  // batches and says how to finish, instead of ending the process without a word (one after it
-  // waits for the few heatmaps and the report).
-  const util::InterruptGuard interrupts;
-  TestResults test;
-  try {
-    if (!args.skip_test && !config.data.test.empty()) test = run_test(config, paths, checkpoint);
-  } catch (const util::Interrupted& e) {
-    throw util::Interrupted(
-        e.signal, fmt::format("{}: the training is complete and saved ({}, step {}); the test "
-                              "results are not written; finish with: s2s evaluate --run {} "
-                              "--checkpoint {} --out {}/test",
-                              e.what(), paths.checkpoint(checkpoint), summary.steps, paths.dir,
-                              checkpoint, paths.dir));
+  if (config.training.members > 1) {
+    train_members(config, args);
+    return;
   }
-  ReportArgs report;
-  report.runs = {paths.dir};
-  print_summary(summary, paths, test.scores, test.heatmaps, run_report(report));
+  train_model(config, training_options(args), args.skip_test);
 }
 
 }  // namespace s2s::cli

@@ -1,7 +1,9 @@
 #pragma once
 // `s2s train -c CONFIG [--set section.key=value]... [--resume] [--overwrite]`: trains a model,
 // then evaluates the best checkpoint on the test split and writes attention heatmaps for the
-// first test sentences, so that one command is the whole job.
+// first test sentences, so that one command is the whole job. With training.members = N it
+// trains N models (run_dir/member1 ... memberN, seeds seed ... seed + N - 1, the first one's
+// tokenizers) and decodes the test split with each and with their ensemble.
 
 #include <CLI/CLI.hpp>
 #include <string>

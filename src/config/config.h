@@ -122,6 +122,7 @@ struct TrainingConfig {
   double checkpoint_every_minutes = 10;
   bool keep_step_checkpoints = false;
   int64_t average_last = 0;
+  int64_t members = 1;
   std::string early_stopping_metric = "bleu";
   int64_t patience = 0;
   int64_t num_samples = 3;
@@ -299,6 +300,9 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("average_last", c.average_last,
     "at the end, average the newest N step checkpoints into checkpoints/average_last.pt and "
     "decode the test split with it (needs keep_step_checkpoints); 0 = off");
+  v("members", c.members,
+    "train N models one after another, member k in run_dir/member<k> with seed + k - 1 and "
+    "member 1's tokenizers, and decode the test split with their ensemble; 1 = one model");
   v("early_stopping_metric", c.early_stopping_metric, choice_help<StoppingMetric>());
   v("patience", c.patience, "stop after N validations without improvement; 0 = off");
   v("num_samples", c.num_samples, "sample translations printed at each validation");
@@ -355,6 +359,9 @@ constexpr int64_t kMaxBeamSize = 100;
 // cost before its tokens are counted.
 constexpr int64_t kMaxLineBytes = int64_t{1} << 30;
 constexpr int64_t kMaxSrcLen = 100000;
+// The most models training.members trains: each is a whole training, and an ensemble decodes
+// every member at each step.
+constexpr int64_t kMaxMembers = 16;
 
 // Checks every range and choice rule, one per line; throws ConfigError naming the key.
 void validate(const Config& config);

@@ -31,6 +31,8 @@ struct RunPaths {
   std::string metrics() const { return dir + "/metrics.jsonl"; }
   std::string log() const { return dir + "/train.log"; }
   std::string lock() const { return dir + "/train.lock"; }
+  // Member k (from 1) of an ensemble trained into this directory (training.members).
+  std::string member(int64_t k) const { return dir + "/member" + std::to_string(k); }
   // `full` relative to the run directory ("checkpoints/last.pt"), for the manifest.
   std::string relative(const std::string& full) const { return full.substr(dir.size() + 1); }
 };

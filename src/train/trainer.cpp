@@ -81,7 +81,15 @@ Trainer::Trainer(config::Config config, TrainOptions options)
 }
 
 void Trainer::prepare_data() {
-  data_ = prepare_training_data(config_, options_.resume ? &paths() : nullptr, ranks_.rank(),
+  // A resumed training reads its own tokenizers and vocabularies; an ensemble's later member
+  // reads the first member's.
+  std::optional<run::RunPaths> from;
+  if (options_.resume) {
+    from = paths();
+  } else if (!options_.vocabularies_from.empty()) {
+    from.emplace(options_.vocabularies_from);
+  }
+  data_ = prepare_training_data(config_, from ? &*from : nullptr, ranks_.rank(),
                                 ranks_.world_size());
 }
 

@@ -8,7 +8,7 @@ TrainingData prepare_training_data(const config::Config& config, const run::RunP
                                    int64_t rank, int64_t world_size) {
   const auto& d = config.data;
   TrainingData t;
-  // A resumed training reads its SentencePiece models from the run directory.
+  // A resumed training (or an ensemble's later member) reads the SentencePiece models of a run.
   auto tokenizers = vocabularies != nullptr ? run::run_tokenizers(d, *vocabularies)
                                             : run::training_tokenizers(d, config.seed);
   t.src_tokenizer = std::move(tokenizers.src);

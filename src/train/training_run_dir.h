@@ -26,6 +26,9 @@ struct TrainOptions {
   bool resume = false;      // continue from <run_dir>/checkpoints/last.pt
   bool overwrite = false;   // start over in a run directory that holds a run
   std::string config_file;  // the config file given (-c), which run_dir must not hold
+  // A new training takes its tokenizers and vocabularies from this run instead of building
+  // them: the first member's, for the members of an ensemble (training.members). "" = its own.
+  std::string vocabularies_from;
 };
 
 class TrainingRunDir {
