@@ -113,6 +113,10 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
   return load_ensemble({run_dir}, {checkpoint});
 }
 
+std::string ensemble_difference(const std::string& a_dir, const std::string& b_dir) {
+  return tokenization_difference(load_run_files(a_dir), a_dir, load_run_files(b_dir), b_dir);
+}
+
 LoadedRun load_ensemble(const std::vector<std::string>& run_dirs,
                         const std::vector<std::string>& checkpoints) {
   if (run_dirs.empty() || checkpoints.empty()) {

@@ -46,4 +46,8 @@ LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "
 LoadedRun load_ensemble(const std::vector<std::string>& run_dirs,
                         const std::vector<std::string>& checkpoints);
 
+// What keeps the runs in `a_dir` and `b_dir` from decoding as an ensemble (their vocabularies or
+// tokenization, as load_ensemble checks them), or "" when nothing does. Loads no model.
+std::string ensemble_difference(const std::string& a_dir, const std::string& b_dir);
+
 }  // namespace s2s::checkpoint

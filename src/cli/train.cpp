@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checkpoint/average.h"
+#include "checkpoint/load_run.h"
 #include "cli/attention.h"
 #include "cli/evaluate.h"
 #include "cli/launch.h"
@@ -17,6 +18,7 @@
 #include "device/device.h"
 #include "run/manifest.h"
 #include "run/run_dir.h"
+#include "train/distributed.h"
 #include "train/trainer.h"
 #include "util/error.h"
 #include "util/logging.h"
@@ -115,12 +117,15 @@ std::optional<TrainedModel> train_model(const config::Config& config,
   try {
     if (!skip_test && !config.data.test.empty()) test = run_test(config, paths, checkpoint);
   } catch (const util::Interrupted& e) {
+    const std::string finish =
+        options.resume_command.empty()
+            ? fmt::format("s2s evaluate --run {} --checkpoint {} --out {}/test", paths.dir,
+                          checkpoint, paths.dir)
+            : options.resume_command;
     throw util::Interrupted(
         e.signal, fmt::format("{}: the training is complete and saved ({}, step {}); the test "
-                              "results are not written; finish with: s2s evaluate --run {} "
-                              "--checkpoint {} --out {}/test",
-                              e.what(), paths.checkpoint(checkpoint), summary.steps, paths.dir,
-                              checkpoint, paths.dir));
+                              "results are not written; finish with: {}",
+                              e.what(), paths.checkpoint(checkpoint), summary.steps, finish));
   }
   ReportArgs report;
   report.runs = {paths.dir};
@@ -137,52 +142,76 @@ config::Config member_config(const config::Config& config, int64_t k) {
   return member;
 }
 
+// The command that goes on with an interrupted ensemble: the one given, with --resume.
+std::string resume_command(const TrainArgs& args) {
+  std::string command = "s2s train -c " + args.config;
+  for (const auto& o : args.overrides) command += " --set " + o;
+  return command + " --resume";
+}
+
 // The options of member k's training. Members after the first take the first one's tokenizers
-// and vocabularies, so that they decode together. --resume continues the members trained or
-// begun, and starts those an interrupt left unbegun (no last.pt).
+// and vocabularies, so that they decode together. --resume continues the members begun and
+// starts those an interrupt left without a checkpoint; a resumed member must still decode with
+// the first one.
 train::TrainOptions member_options(const TrainArgs& args, const std::string& dir,
                                    const std::string& first) {
   auto options = training_options(args);
-  if (args.resume && !fs::exists(run::RunPaths(dir).checkpoint("last"))) {
+  options.resume_command = resume_command(args);
+  const run::RunPaths paths(dir);
+  if (args.resume && (!fs::exists(paths.checkpoints()) || fs::is_empty(paths.checkpoints()))) {
     util::logger("train")->info("--resume: {} has no checkpoint yet; its training starts now",
                                 dir);
     options.resume = false;
     options.overwrite = run::inspect_run_dir(dir) == run::RunDirKind::kRun;
   }
   if (!options.resume && dir != first) options.vocabularies_from = first;
+  if (options.resume && dir != first) {
+    const auto difference = checkpoint::ensemble_difference(first, dir);
+    if (!difference.empty()) {
+      throw UserError("--resume: " + dir + " no longer decodes with " + first + " (" +
+                      difference + "); start the ensemble over with --overwrite");
+    }
+  }
   return options;
 }
 
-// training.members = N: N models trained one after another, each tested alone, then their
-// ensemble on the test split (written beside the first member's evaluations).
-void train_members(const config::Config& config, const TrainArgs& args) {
+// What training.members refuses before any work: a run_dir holding one model's run, --resume
+// with no first member, --resume with --overwrite, several processes.
+void check_members(const config::Config& config, const TrainArgs& args) {
   const int64_t n = config.training.members;
+  if (args.resume && args.overwrite) {
+    throw UserError("--resume and --overwrite exclude each other: continue the run, or start over");
+  }
   if (run::inspect_run_dir(config.run_dir) == run::RunDirKind::kRun) {
     throw UserError(fmt::format("run_dir {} holds the run of one model; training.members = {} "
                                 "trains into {}/member1 ... member{}: choose another run_dir",
                                 config.run_dir, n, config.run_dir, n));
   }
-  auto log = util::logger("train");
-  std::vector<TrainedModel> members;
-  const std::string first = run::RunPaths(config.run_dir).member(1);
-  for (int64_t k = 1; k <= n; ++k) {
-    const auto member = member_config(config, k);
-    log->info("member {} of {}: seed {}, run directory {}", k, n, member.seed, member.run_dir);
-    auto trained = train_model(member, member_options(args, member.run_dir, first),
-                               args.skip_test);
-    if (trained) members.push_back(std::move(*trained));
+  const auto first = run::RunPaths(config.run_dir).member(1);
+  if (args.resume && !fs::exists(first)) {
+    throw UserError("--resume: no ensemble to resume in " + config.run_dir + " (no " + first +
+                    ")");
   }
-  if (members.empty() || args.skip_test || config.data.test.empty()) return;
-  EvaluateArgs evaluate;
-  for (const auto& m : members) evaluate.ensemble.push_back(m.dir);
-  // The average where every member has one, else each member's best checkpoint.
-  const bool averaged = std::all_of(members.begin(), members.end(), [](const TrainedModel& m) {
-    return m.checkpoint == checkpoint::kTrainingAverage;
-  });
-  evaluate.checkpoint = averaged ? checkpoint::kTrainingAverage : "best";
-  evaluate.split = "test";
-  const util::InterruptGuard interrupts;
-  const auto test = run_evaluate(evaluate);
+  if (args.nproc > 1 || train::distributed_env()) {
+    throw UserError(fmt::format("training.members = {} trains in one process; train without "
+                                "--nproc (or train each member apart and decode them with "
+                                "s2s evaluate --ensemble)",
+                                n));
+  }
+}
+
+// The test split decoded by the ensemble of `members`, with each member's scores beside it.
+void test_ensemble(const std::vector<TrainedModel>& members, const EvaluateArgs& evaluate) {
+  auto log = util::logger("train");
+  EvaluateResult test;
+  try {
+    test = run_evaluate(evaluate);
+  } catch (const util::Interrupted& e) {
+    throw util::Interrupted(
+        e.signal, fmt::format("{}: the members are trained and saved; decode their ensemble "
+                              "with: s2s evaluate --ensemble {} --checkpoint {}",
+                              e.what(), util::join(evaluate.ensemble, ","), evaluate.checkpoint));
+  }
   for (std::size_t i = 0; i < members.size(); ++i) {
     if (members[i].test) {
       log->info("  member {} test ({}): BLEU {:.2f}, chrF {:.2f}", i + 1, members[i].test->decode,
@@ -191,6 +220,40 @@ void train_members(const config::Config& config, const TrainArgs& args) {
   }
   log->info("  ensemble of {} test ({}): BLEU {:.2f}, chrF {:.2f}; {}, {}", members.size(),
             test.decode, test.bleu, test.chrf, test.hyp_path, test.scores_path);
+}
+
+// training.members = N (checked by check_members): N models trained one after another, each
+// tested alone, then their ensemble on the test split (beside the first member's evaluations).
+void train_members(const config::Config& config, const TrainArgs& args) {
+  const int64_t n = config.training.members;
+  auto log = util::logger("train");
+  // One guard for the whole: a signal between two members (during a member's test, report or
+  // summary) stops before the next one instead of being lost when its training begins.
+  const util::InterruptGuard interrupts;
+  std::vector<TrainedModel> members;
+  const std::string first = run::RunPaths(config.run_dir).member(1);
+  for (int64_t k = 1; k <= n; ++k) {
+    const auto member = member_config(config, k);
+    log->info("member {} of {}: seed {}, run directory {}", k, n, member.seed, member.run_dir);
+    auto trained = train_model(member, member_options(args, member.run_dir, first),
+                               args.skip_test);
+    if (trained) members.push_back(std::move(*trained));  // one process (check_members)
+    if (const int signal = util::InterruptGuard::pending(); signal != 0 && k < n) {
+      throw util::Interrupted(signal, fmt::format("{}: member {} of {} is trained and saved; go "
+                                                  "on with: {}",
+                                                  util::signal_name(signal), k, n,
+                                                  resume_command(args)));
+    }
+  }
+  EvaluateArgs evaluate;
+  for (const auto& m : members) evaluate.ensemble.push_back(m.dir);
+  // The average where every member has one, else each member's best checkpoint.
+  const bool averaged = std::all_of(members.begin(), members.end(), [](const TrainedModel& m) {
+    return m.checkpoint == checkpoint::kTrainingAverage;
+  });
+  evaluate.checkpoint = averaged ? checkpoint::kTrainingAverage : "best";
+  evaluate.split = "test";
+  if (!args.skip_test && !config.data.test.empty()) test_ensemble(members, evaluate);
   log->info("  next: s2s translate --ensemble {} --checkpoint {}",
             util::join(evaluate.ensemble, ","), evaluate.checkpoint);
 }
@@ -216,6 +279,7 @@ void setup_train(CLI::App& app) {
 
 void run_train(const TrainArgs& args) {
   const config::Config config = config::load_config(args.config, args.overrides);
+  if (config.training.members > 1) check_members(config, args);
   if (args.nproc > 1) {
     if (train::distributed_env()) {
       throw UserError("--nproc: already one of " + std::string(std::getenv("WORLD_SIZE")) +

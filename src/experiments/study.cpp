@@ -209,6 +209,7 @@ config::Config study_config(const TrainingStudyOptions& o, const TrainingSetting
   c.name = "study-" + setting.scorer;
   c.run_dir = run_dir;
   c.seed = o.seed;
+  c.training.members = 1;  // each setting is one model (the config may train an ensemble)
   c.model.emb_size = o.emb_size;
   c.model.hidden_size = o.hidden_size;
   c.model.init = setting.init;

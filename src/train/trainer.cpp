@@ -255,11 +255,13 @@ void Trainer::interrupted(int signal) {
                                                 util::signal_name(signal), state_.step));
   }
   save("last");
-  throw util::Interrupted(
-      signal, fmt::format("{} at step {} (epoch {}): saved {}; resume with: s2s train -c {} "
-                          "--resume",
-                          util::signal_name(signal), state_.step, display_epoch(state_),
-                          paths().checkpoint("last"), paths().config()));
+  const std::string resume = options_.resume_command.empty()
+                                 ? "s2s train -c " + paths().config() + " --resume"
+                                 : options_.resume_command;
+  throw util::Interrupted(signal, fmt::format("{} at step {} (epoch {}): saved {}; resume with: {}",
+                                              util::signal_name(signal), state_.step,
+                                              display_epoch(state_), paths().checkpoint("last"),
+                                              resume));
 }
 
 // A periodic save is written as pending.pt and becomes last.pt only once the next step's loss,

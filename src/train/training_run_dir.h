@@ -29,6 +29,9 @@ struct TrainOptions {
   // A new training takes its tokenizers and vocabularies from this run instead of building
   // them: the first member's, for the members of an ensemble (training.members). "" = its own.
   std::string vocabularies_from;
+  // The command an interrupt message gives to go on; "" = s2s train -c <run_dir>/config.json
+  // --resume. An ensemble's member gives the ensemble's command.
+  std::string resume_command;
 };
 
 class TrainingRunDir {

@@ -10,6 +10,7 @@ namespace {
 
 std::atomic<int> g_pending{0};
 struct sigaction g_old_int, g_old_term;
+int g_depth = 0;  // guards alive (one thread creates them)
 
 void on_signal(int signal) {
   if (signal == SIGINT && g_pending.load() != 0) {
@@ -23,7 +24,11 @@ void on_signal(int signal) {
 
 }  // namespace
 
+// Guards nest (a training's inside the train verb's, a decoding's inside a training's test):
+// only the outermost one installs and restores the handlers and clears the signal, so that a
+// signal recorded under an outer guard is not lost when an inner one begins.
 InterruptGuard::InterruptGuard() {
+  if (g_depth++ > 0) return;
   g_pending.store(0);
   struct sigaction action {};
   action.sa_handler = on_signal;
@@ -34,6 +39,7 @@ InterruptGuard::InterruptGuard() {
 }
 
 InterruptGuard::~InterruptGuard() {
+  if (--g_depth > 0) return;
   sigaction(SIGINT, &g_old_int, nullptr);
   sigaction(SIGTERM, &g_old_term, nullptr);
 }

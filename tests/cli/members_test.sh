@@ -74,4 +74,53 @@ expect_error "training.members must be in \[1, 16\], got 0" train "${tiny[@]}" \
 expect_error "run_dir $work/single holds the run of one model; training.members = 3 trains into" \
   train "${tiny[@]}" --set run_dir="$work/single" --set training.members=3
 [ ! -e "$work/single/member1" ] && [ ! -e "$work/none" ] || fail "a refused training wrote files"
+expect_error "--resume: no ensemble to resume in $work/absent" train "${tiny[@]}" \
+  --set run_dir="$work/absent" --set training.members=2 --resume
+expect_error "--resume and --overwrite exclude each other" train "${tiny[@]}" \
+  --set run_dir="$ens" --set training.members=2 --resume --overwrite
+expect_error "training.members = 2 trains in one process" train "${tiny[@]}" \
+  --set run_dir="$work/procs" --set training.members=2 --nproc 2
+[ ! -e "$work/absent" ] && [ ! -e "$work/procs" ] || fail "a refused training wrote files"
+# A resumed member whose vocabulary no longer matches the first member's: refused before training.
+cp "$ens/member2/src_vocab.txt" "$work/src_vocab.txt"
+sed -i '10s/.*/changed/' "$ens/member2/src_vocab.txt"
+expect_error "--resume: $ens/member2 no longer decodes with $ens/member1 (line 10 of" \
+  train "${tiny[@]}" --set run_dir="$ens" --set training.members=2 --resume
+cp "$work/src_vocab.txt" "$ens/member2/src_vocab.txt"
+# A member with checkpoints but no last.pt is not started over: --resume refuses, files kept.
+mv "$ens/member2/checkpoints/last.pt" "$work/last.pt"
+expect_error "--resume: no checkpoint to resume from at $ens/member2/checkpoints/last.pt" \
+  train "${tiny[@]}" --set run_dir="$ens" --set training.members=2 --resume
+[ -s "$ens/member2/checkpoints/best.pt" ] || fail "a refused --resume removed member 2's checkpoints"
+mv "$work/last.pt" "$ens/member2/checkpoints/last.pt"
+
+# --skip-test: members trained, nothing decoded, the command that would decode them given.
+"$s2s" train "${tiny[@]}" --set run_dir="$work/skip" --set training.members=2 --skip-test \
+  > "$work/skip.log" 2>&1 || { tail -5 "$work/skip.log"; fail "--skip-test"; }
+[ ! -e "$work/skip/member1/test.hyp" ] && [ ! -e "$work/skip/member1/evaluations" ] ||
+  fail "--skip-test decoded the test split"
+grep -q "next: s2s translate --ensemble $work/skip/member1,$work/skip/member2" "$work/skip.log" ||
+  fail "--skip-test: no next command"
+
+# SIGINT during member 2: exit 130, member 2 saved, and the message gives the ensemble's
+# command; --resume then finishes member 2 and decodes the ensemble.
+long=("${tiny[@]}" --set run_dir="$work/int" --set training.members=2 --set training.max_steps=3000
+      --set training.validate_every=1000 --set training.average_last=0)
+"$s2s" train "${long[@]}" > "$work/int.log" 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+  grep -q "member 2 of 2" "$work/int.log" && break
+  sleep 0.1
+done
+grep -q "member 2 of 2" "$work/int.log" || { kill $pid; fail "member 2 did not begin"; }
+sleep 1
+kill -INT $pid
+set +e; wait $pid; code=$?; set -e
+[ "$code" = 130 ] || { tail -5 "$work/int.log"; fail "SIGINT during member 2: exit $code"; }
+grep -q "saved $work/int/member2/checkpoints/last.pt; resume with: s2s train -c tests/cli/fixtures/tiny.json .*--set training.members=2 .*--resume" \
+  "$work/int.log" || { tail -5 "$work/int.log"; fail "the interrupt does not give the ensemble's command"; }
+"$s2s" train "${long[@]}" --resume > "$work/int_resume.log" 2>&1 ||
+  { tail -5 "$work/int_resume.log"; fail "--resume after SIGINT"; }
+grep -q "member2: resumed from step" "$work/int_resume.log" || fail "member 2 was not resumed"
+grep -q "ensemble of 2 test" "$work/int_resume.log" || fail "the resumed ensemble was not tested"
 echo "members tests passed"

@@ -1,10 +1,12 @@
-// Small utilities: SHA-256 against the FIPS 180-4 vectors, number and byte formats for logs.
+// Small utilities: SHA-256 against the FIPS 180-4 vectors, number and byte formats for logs,
+// nested interrupt guards.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -12,10 +14,35 @@
 #include "support/temp_dir.h"
 #include "util/progress.h"
 #include "util/sha256.h"
+#include "util/signals.h"
 #include "util/system.h"
 
 namespace s2s::util {
 namespace {
+
+// A signal recorded under an outer guard (the train verb's, between two members of an ensemble)
+// survives an inner guard (the next training's); only the outermost guard restores the handler
+// it found, and a later guard starts clean.
+TEST(InterruptGuardTest, NestedGuardsKeepTheSignalAndRestoreTheHandlerOnce) {
+  struct sigaction before {};
+  sigaction(SIGTERM, nullptr, &before);
+  {
+    const InterruptGuard outer;
+    std::raise(SIGTERM);
+    EXPECT_EQ(InterruptGuard::pending(), SIGTERM);
+    {
+      const InterruptGuard inner;
+      EXPECT_EQ(InterruptGuard::pending(), SIGTERM);
+    }
+    EXPECT_THROW(stop_if_interrupted("between members"), Interrupted);
+  }
+  struct sigaction after {};
+  sigaction(SIGTERM, nullptr, &after);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+  const InterruptGuard fresh;
+  EXPECT_EQ(InterruptGuard::pending(), 0);
+  EXPECT_NO_THROW(stop_if_interrupted("nothing pending"));
+}
 
 TEST(Sha256Test, MatchesTheStandardVectors) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
