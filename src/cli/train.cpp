@@ -159,8 +159,7 @@ train::TrainOptions member_options(const TrainArgs& args, const std::string& dir
   options.resume_command = resume_command(args);
   const run::RunPaths paths(dir);
   if (args.resume && (!fs::exists(paths.checkpoints()) || fs::is_empty(paths.checkpoints()))) {
-    util::logger("train")->info("--resume: {} has no checkpoint yet; its training starts now",
-                                dir);
+    util::logger("train")->info("--resume: {} has no checkpoint yet; its training starts now", dir);
     options.resume = false;
     options.overwrite = run::inspect_run_dir(dir) == run::RunDirKind::kRun;
   }
@@ -168,8 +167,8 @@ train::TrainOptions member_options(const TrainArgs& args, const std::string& dir
   if (options.resume && dir != first) {
     const auto difference = checkpoint::ensemble_difference(first, dir);
     if (!difference.empty()) {
-      throw UserError("--resume: " + dir + " no longer decodes with " + first + " (" +
-                      difference + "); start the ensemble over with --overwrite");
+      throw UserError("--resume: " + dir + " no longer decodes with " + first + " (" + difference +
+                      "); start the ensemble over with --overwrite");
     }
   }
   return options;
@@ -179,24 +178,23 @@ train::TrainOptions member_options(const TrainArgs& args, const std::string& dir
 // with no first member, --resume with --overwrite, several processes.
 void check_members(const config::Config& config, const TrainArgs& args) {
   const int64_t n = config.training.members;
-  if (args.resume && args.overwrite) {
-    throw UserError("--resume and --overwrite exclude each other: continue the run, or start over");
-  }
+  train::check_resume_flags(args.resume, args.overwrite);
   if (run::inspect_run_dir(config.run_dir) == run::RunDirKind::kRun) {
-    throw UserError(fmt::format("run_dir {} holds the run of one model; training.members = {} "
-                                "trains into {}/member1 ... member{}: choose another run_dir",
-                                config.run_dir, n, config.run_dir, n));
+    throw UserError(
+        fmt::format("run_dir {} holds the run of one model; training.members = {} "
+                    "trains into {}/member1 ... member{}: choose another run_dir",
+                    config.run_dir, n, config.run_dir, n));
   }
   const auto first = run::RunPaths(config.run_dir).member(1);
   if (args.resume && !fs::exists(first)) {
-    throw UserError("--resume: no ensemble to resume in " + config.run_dir + " (no " + first +
-                    ")");
+    throw UserError("--resume: no ensemble to resume in " + config.run_dir + " (no " + first + ")");
   }
   if (args.nproc > 1 || train::distributed_env()) {
-    throw UserError(fmt::format("training.members = {} trains in one process; train without "
-                                "--nproc (or train each member apart and decode them with "
-                                "s2s evaluate --ensemble)",
-                                n));
+    throw UserError(
+        fmt::format("training.members = {} trains in one process; train without "
+                    "--nproc (or train each member apart and decode them with "
+                    "s2s evaluate --ensemble)",
+                    n));
   }
 }
 
@@ -235,14 +233,13 @@ void train_members(const config::Config& config, const TrainArgs& args) {
   for (int64_t k = 1; k <= n; ++k) {
     const auto member = member_config(config, k);
     log->info("member {} of {}: seed {}, run directory {}", k, n, member.seed, member.run_dir);
-    auto trained = train_model(member, member_options(args, member.run_dir, first),
-                               args.skip_test);
+    auto trained = train_model(member, member_options(args, member.run_dir, first), args.skip_test);
     if (trained) members.push_back(std::move(*trained));  // one process (check_members)
     if (const int signal = util::InterruptGuard::pending(); signal != 0 && k < n) {
-      throw util::Interrupted(signal, fmt::format("{}: member {} of {} is trained and saved; go "
-                                                  "on with: {}",
-                                                  util::signal_name(signal), k, n,
-                                                  resume_command(args)));
+      throw util::Interrupted(signal,
+                              fmt::format("{}: member {} of {} is trained and saved; go "
+                                          "on with: {}",
+                                          util::signal_name(signal), k, n, resume_command(args)));
     }
   }
   EvaluateArgs evaluate;

@@ -151,8 +151,8 @@ void validate_training(const TrainingConfig& t) {
           "must be 0 (off) or >= 2", t.average_last);
   require(t.average_last == 0 || t.keep_step_checkpoints, "training.average_last",
           "needs training.keep_step_checkpoints = true", t.average_last);
-  require(t.members >= 1 && t.members <= kMaxMembers, "training.members",
-          "must be in [1, 16]", t.members);
+  require(t.members >= 1 && t.members <= kMaxMembers, "training.members", "must be in [1, 16]",
+          t.members);
   static_assert(kMaxMembers == 16, "the rule above names the bound");
   require_choice<StoppingMetric>("training.early_stopping_metric", t.early_stopping_metric);
   require(t.patience >= 0, "training.patience", "must be >= 0 (0 = off)", t.patience);

@@ -89,8 +89,8 @@ void Trainer::prepare_data() {
   } else if (!options_.vocabularies_from.empty()) {
     from.emplace(options_.vocabularies_from);
   }
-  data_ = prepare_training_data(config_, from ? &*from : nullptr, ranks_.rank(),
-                                ranks_.world_size());
+  data_ =
+      prepare_training_data(config_, from ? &*from : nullptr, ranks_.rank(), ranks_.world_size());
 }
 
 void Trainer::build_model() {
@@ -258,10 +258,10 @@ void Trainer::interrupted(int signal) {
   const std::string resume = options_.resume_command.empty()
                                  ? "s2s train -c " + paths().config() + " --resume"
                                  : options_.resume_command;
-  throw util::Interrupted(signal, fmt::format("{} at step {} (epoch {}): saved {}; resume with: {}",
-                                              util::signal_name(signal), state_.step,
-                                              display_epoch(state_), paths().checkpoint("last"),
-                                              resume));
+  throw util::Interrupted(
+      signal,
+      fmt::format("{} at step {} (epoch {}): saved {}; resume with: {}", util::signal_name(signal),
+                  state_.step, display_epoch(state_), paths().checkpoint("last"), resume));
 }
 
 // A periodic save is written as pending.pt and becomes last.pt only once the next step's loss,

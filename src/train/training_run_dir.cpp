@@ -32,11 +32,15 @@ fs::path canonical_path(const std::string& path) {
 
 }  // namespace
 
-TrainingRunDir::TrainingRunDir(const config::Config& config, const TrainOptions& options)
-    : paths_(config.run_dir), options_(options) {
-  if (options.resume && options.overwrite) {
+void check_resume_flags(bool resume, bool overwrite) {
+  if (resume && overwrite) {
     throw UserError("--resume and --overwrite exclude each other: continue the run, or start over");
   }
+}
+
+TrainingRunDir::TrainingRunDir(const config::Config& config, const TrainOptions& options)
+    : paths_(config.run_dir), options_(options) {
+  check_resume_flags(options.resume, options.overwrite);
   check_location(config, options.config_file);
   if (run::inspect_run_dir(paths_.dir) == run::RunDirKind::kNotDirectory) {
     throw UserError("run_dir " + paths_.dir + ": exists and is not a directory");

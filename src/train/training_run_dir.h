@@ -34,6 +34,9 @@ struct TrainOptions {
   std::string resume_command;
 };
 
+// --resume and --overwrite together: refused with one line (a run, or an ensemble's members).
+void check_resume_flags(bool resume, bool overwrite);
+
 class TrainingRunDir {
  public:
   // Step 1. Throws UserError with one line naming the directory, the flag or the config keys.
