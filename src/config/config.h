@@ -65,6 +65,7 @@ struct DecoderConfig {
 
 struct AttentionConfig {
   std::string scorer = "additive";
+  std::string normalizer = "softmax";
   int64_t rank = 0;
   int64_t size = 0;
   bool key_value = false;
@@ -165,6 +166,7 @@ struct Config {
 // the template name them, and one test (tests/torch/registry_test.cpp) holds them equal to the
 // registries.
 const std::vector<std::string>& scorer_names();  // the scorer registry, then "none"
+const std::vector<std::string>& normalizer_names();  // model/normalizer.h
 const std::vector<std::string>& init_names();
 const std::vector<std::string>& optimizer_names();
 const std::vector<std::string>& schedule_names();
@@ -236,6 +238,9 @@ void visit_fields(V& v, DecoderConfig& c) {
 template <class V>
 void visit_fields(V& v, AttentionConfig& c) {
   v("scorer", c.scorer, "attention scorer: " + names_help(scorer_names()));
+  v("normalizer", c.normalizer,
+    "scores to weights: " + names_help(normalizer_names()) +
+        " (sparsemax and entmax15 give exact zeros; docs/attention.md#normalizers)");
   v("rank", c.rank, "bilinear only: low-rank (Uh)^T(Vq) with r = rank; 0 = full");
   v("size", c.size, "additive hidden size / projection size; 0 = decoder hidden");
   v("key_value", c.key_value, "separate key and value projections of encoder states");

@@ -96,6 +96,7 @@ void validate_model(const ModelConfig& m) {
 
   const AttentionConfig& a = m.attention;
   require_choice("model.attention.scorer", a.scorer, scorer_names());
+  require_choice("model.attention.normalizer", a.normalizer, normalizer_names());
   require(a.size >= 0, "model.attention.size", "must be >= 0 (0 = decoder hidden size)", a.size);
   require(a.heads >= 1, "model.attention.heads", "must be >= 1", a.heads);
   // Heads split the attention size and the key/value size (encoder states 2H, or A with
@@ -225,6 +226,11 @@ void require_file(const char* key, const std::string& path) {
 const std::vector<std::string>& scorer_names() {
   static const std::vector<std::string> names = {"additive", "dot", "scaled_dot", "bilinear",
                                                  "none"};
+  return names;
+}
+
+const std::vector<std::string>& normalizer_names() {
+  static const std::vector<std::string> names = {"softmax", "sparsemax", "entmax15"};
   return names;
 }
 

@@ -14,9 +14,12 @@ namespace {
 
 constexpr char kEos[] = "</s>";
 
+// Six decimals; an exact zero (padding, or off a sparse normalizer's support) as "0", and a
+// weight that six decimals would round to 0.000000 in scientific notation, so the two stay apart.
 std::string format_weight(float w) {
+  if (w == 0.0f) return "0";
   char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.6f", static_cast<double>(w));
+  std::snprintf(buffer, sizeof(buffer), w < 5e-7f ? "%.1e" : "%.6f", static_cast<double>(w));
   return buffer;
 }
 

@@ -2,7 +2,8 @@
 // Attention heatmaps as CSV, one file per sentence and head:
 //   target\source,<src_1>,...,<src_S>,</s>
 //   <tgt_1>,a_11,...,a_1(S+1)          one row per generated target token, </s> included;
-//   ...                                weights with 6 decimals, each row sums to 1
+//   ...                                weights with 6 decimals, each row sums to 1;
+//                                      an exact 0 as "0", a weight below 5e-7 as "3.2e-09"
 //   </s>,...
 // Models with encoder self-attention also get <id>_self_head<h>.csv (source x source).
 // A sidecar index.jsonl has one JSON object per file: file, matrix ("decoder_attention" or

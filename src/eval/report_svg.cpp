@@ -23,6 +23,50 @@ std::string color(double w) {
   return buffer;
 }
 
+// Six decimals, or scientific notation for a weight six decimals would show as 0.
+std::string weight_text(double w) {
+  if (w == 0.0 || w >= 5e-7) return fmt_number(w, 6);
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1e", w);
+  return buffer;
+}
+
+// One cell at (x, y) of weight w from `source` to `target`. An exact zero (off a sparse
+// normalizer's support) is white with a grey dot, apart from the palest blue of a small weight.
+void svg_cell(std::ostringstream& out, int x, int y, double w, bool gold, const std::string& target,
+              const std::string& source) {
+  const bool zero = w == 0.0;
+  out << "<rect class=\"cell" << (zero ? " zero" : "") << "\" x=\"" << x << "\" y=\"" << y
+      << "\" width=\"" << kCell << "\" height=\"" << kCell << "\" fill=\""
+      << (zero ? "#ffffff" : color(w)) << '"'
+      << (gold ? " stroke=\"#e6550d\" stroke-width=\"2\"" : "") << " data-weight=\""
+      << weight_text(w) << "\"><title>" << html_escape(target) << " \u2190 " << html_escape(source)
+      << ": " << (zero ? "exactly 0" : weight_text(w)) << "</title></rect>";
+  if (zero) {
+    out << "<circle cx=\"" << x + kCell / 2 << "\" cy=\"" << y + kCell / 2
+        << "\" r=\"1.5\" fill=\"#969696\" pointer-events=\"none\"/>";
+  }
+}
+
+// The colour scale at (x, y): 1 at the top, 0 at the bottom, and the exact-zero mark below it
+// where a cell has one.
+void svg_scale(std::ostringstream& out, int x, int y, bool any_zero) {
+  const int steps = 10;
+  for (int i = 0; i < steps; ++i) {
+    out << "<rect x=\"" << x << "\" y=\"" << y + i * 8 << "\" width=\"10\" height=\"8\" fill=\""
+        << color(1.0 - (i + 0.5) / steps) << "\"/>";
+  }
+  out << "<text x=\"" << x + 14 << "\" y=\"" << y + 8 << "\">1</text><text x=\"" << x + 14
+      << "\" y=\"" << y + steps * 8 << "\">0</text>";
+  if (any_zero) {
+    const int zy = y + steps * 8 + 6;
+    out << "<rect x=\"" << x << "\" y=\"" << zy << "\" width=\"10\" height=\"10\" fill=\"#ffffff\" "
+        << "stroke=\"#ccc\"/><circle cx=\"" << x + 5 << "\" cy=\"" << zy + 5
+        << "\" r=\"1.5\" fill=\"#969696\"/><text x=\"" << x + 14 << "\" y=\"" << zy + 9
+        << "\">=0</text>";
+  }
+}
+
 std::string tick(double v) {
   const double a = std::fabs(v);
   if (a != 0 && (a < 1e-2 || a >= 1e5)) {
@@ -45,7 +89,8 @@ std::string svg_heatmap(const Heatmap& h) {
   };
   const int left = label_width(h.rows), top = label_width(h.cols);
   const int cols = static_cast<int>(h.cols.size()), rows = static_cast<int>(h.rows.size());
-  const int width = left + cols * kCell + 60, height = top + rows * kCell + 8;
+  // Tall enough for the colour scale and its exact-zero mark (svg_scale) under short matrices.
+  const int width = left + cols * kCell + 60, height = top + std::max(rows * kCell, 100) + 8;
   std::ostringstream out;
   out << "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
       << "\" height=\"" << height << "\" role=\"img\">";
@@ -54,30 +99,21 @@ std::string svg_heatmap(const Heatmap& h) {
     out << "<text x=\"" << x << "\" y=\"" << y << "\" transform=\"rotate(-90 " << x << ' ' << y
         << ")\">" << html_escape(h.cols[static_cast<std::size_t>(c)]) << "</text>";
   }
+  bool any_zero = false;
   for (int r = 0; r < rows; ++r) {
     const auto& row = h.rows[static_cast<std::size_t>(r)];
     out << "<text x=\"" << left - 4 << "\" y=\"" << top + r * kCell + kCell - 5
         << "\" text-anchor=\"end\">" << html_escape(row) << "</text>";
     for (int c = 0; c < cols; ++c) {
-      const double w = h.weights[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
-      const bool gold =
-          h.gold.count({static_cast<std::size_t>(r), static_cast<std::size_t>(c)}) > 0;
-      out << "<rect class=\"cell\" x=\"" << left + c * kCell << "\" y=\"" << top + r * kCell
-          << "\" width=\"" << kCell << "\" height=\"" << kCell << "\" fill=\"" << color(w) << '"'
-          << (gold ? " stroke=\"#e6550d\" stroke-width=\"2\"" : "") << " data-weight=\""
-          << fmt_number(w, 6) << "\"><title>" << html_escape(row) << " \u2190 "
-          << html_escape(h.cols[static_cast<std::size_t>(c)]) << ": " << fmt_number(w, 6)
-          << "</title></rect>";
+      const auto rc = std::make_pair(static_cast<std::size_t>(r), static_cast<std::size_t>(c));
+      const double w = h.weights[rc.first][rc.second];
+      svg_cell(out, left + c * kCell, top + r * kCell, w, h.gold.count(rc) > 0, row,
+               h.cols[rc.second]);
+      any_zero = any_zero || w == 0.0;
     }
   }
-  // The colour scale: 0 at the bottom, 1 at the top.
-  const int sx = left + cols * kCell + 12, steps = 10;
-  for (int i = 0; i < steps; ++i) {
-    out << "<rect x=\"" << sx << "\" y=\"" << top + i * 8 << "\" width=\"10\" height=\"8\" fill=\""
-        << color(1.0 - (i + 0.5) / steps) << "\"/>";
-  }
-  out << "<text x=\"" << sx + 14 << "\" y=\"" << top + 8 << "\">1</text><text x=\"" << sx + 14
-      << "\" y=\"" << top + steps * 8 << "\">0</text></svg>";
+  svg_scale(out, left + cols * kCell + 12, top, any_zero);
+  out << "</svg>";
   return out.str();
 }
 

@@ -14,7 +14,8 @@ namespace s2s::eval {
 // One run's colour, by column (cycles after eight runs).
 const char* run_color(std::size_t run);
 
-// The heatmap of one matrix: rows the queries, columns the keys, gold cells outlined.
+// The heatmap of one matrix: rows the queries, columns the keys, gold cells outlined, exact zeros
+// (a sparse normalizer's) white with a grey dot, apart from small weights.
 std::string svg_heatmap(const Heatmap& h);
 
 // One run's curve of one metric.

@@ -41,7 +41,7 @@ S2S_VECTOR_CLONES void backward_row(const float* energy, const float* v, const f
   for (int64_t a = 0; a < hidden; ++a) d_u[a] = 0.0f;
   for (int64_t s = 0; s < len; ++s) {
     const float d = d_scores[s];
-    if (d == 0.0f) continue;  // padding (softmax weight 0) adds nothing
+    if (d == 0.0f) continue;  // weight 0 (padding, or off a sparse support) adds nothing
     const float* e = energy + s * hidden;
     float* dk = d_keys + s * hidden;
 #pragma omp simd

@@ -49,7 +49,8 @@ AttentionSizes attention_sizes(const AttentionOptions& o) {
           ScorerOptions(key_size / m, head_query).hidden_size(size / m).rank(o.rank())};
 }
 
-AttentionImpl::AttentionImpl(const AttentionOptions& o) : options_(o) {
+AttentionImpl::AttentionImpl(const AttentionOptions& o)
+    : options_(o), normalizer_(&normalizer_spec(o.normalizer())) {
   const auto sizes = attention_sizes(o);
   key_size_ = value_size_ = sizes.key_size;
   if (o.key_value()) {
@@ -99,19 +100,28 @@ AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const Attenti
   auto q = query_proj_ ? query_proj_(query) : query;  // [B, m * dq]
   q = q.view({rows, q.size(1) / m});
   // scores [B*m, S] in fp32 (the mask bias is fp32, also when the scorer ran in bf16); -inf at
-  // padding makes softmax give exactly 0 there.
+  // padding makes every normalizer give exactly 0 there.
   const auto scores =
       scorer_->score_step(q, head_rows(mem.projected)) + mem.mask_bias.view({rows, len});
   AttentionOutput out;
   torch::Tensor mix;  // [B*m, S] weights of the values in the context
   if (hard_mode() == HardAttention::kSoft) {
-    mix = torch::softmax(scores, /*dim=*/-1);
+    mix = normalizer_->normalize(scores);
     out.weights = mix.view({batch, m, len});
   } else {
-    const auto log_weights = torch::log_softmax(scores, /*dim=*/-1);
-    const auto weights = log_weights.exp();
+    // Softmax's log a from the scores (finite wherever a underflows to 0); a sparse normalizer's
+    // is -inf where a = 0, where no sample lands (its probability is exactly 0) and the argmax
+    // never is, so the chosen log a stays finite.
+    torch::Tensor weights, log_a;
+    if (normalizer_->sparse) {
+      weights = normalizer_->normalize(scores);
+      log_a = log_weights(weights);
+    } else {
+      log_a = torch::log_softmax(scores, /*dim=*/-1);
+      weights = log_a.exp();
+    }
     out.weights = weights.view({batch, m, len});
-    mix = select_positions(weights, log_weights, batch, out);
+    mix = select_positions(weights, log_a, batch, out);
   }
   // context_h = sum_i mix_i v_i: [B*m, S] x [B'*m, S, Dv/m] (B' >= B rows) -> [B, Dv]
   auto context = weighted_sum(mix, head_rows(mem.values)).view({batch, value_size_});

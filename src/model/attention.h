@@ -1,6 +1,7 @@
 #pragma once
-// Attention over encoder states: a_i = softmax_i(s(k_i, q)) over unmasked positions,
-// context = sum_i a_i v_i (Bahdanau et al. 2015, eqs. 5-6), wrapped in two options:
+// Attention over encoder states: a = normalize(s(k_i, q)) over unmasked positions (softmax by
+// default; sparsemax, entmax15: model/normalizer.h), context = sum_i a_i v_i (Bahdanau et al.
+// 2015, eqs. 5-6), wrapped in two options:
 //   key_value: K = H W_k, V = H W_v (separate key and value projections), else K = V = H;
 //   heads m:   queries projected and split into m heads, keys and values split into m slices;
 //              each head attends with the scorer; contexts concatenated, then projected by W_o.
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "config/choices.h"
+#include "model/normalizer.h"
 #include "model/scorer.h"
 #include "model/step_shared.h"
 
@@ -28,6 +30,8 @@ struct AttentionOptions {
   AttentionOptions(std::string scorer, int64_t query_size, int64_t memory_size)
       : scorer_(std::move(scorer)), query_size_(query_size), memory_size_(memory_size) {}
   TORCH_ARG(std::string, scorer);  // a name of the scorer registry (model/scorer.h)
+  // A name of the normalizer registry (model/normalizer.h).
+  TORCH_ARG(std::string, normalizer) = "softmax";
   TORCH_ARG(int64_t, query_size);
   TORCH_ARG(int64_t, memory_size);
   // Attention size A: key/value projection size and additive hidden size; 0 = query_size.
@@ -101,6 +105,7 @@ class AttentionImpl : public torch::nn::Module {
   torch::nn::Linear query_proj_{nullptr};   // heads > 1, or dot scorers with Dq != Dk
   torch::nn::Linear output_proj_{nullptr};  // heads > 1: W_o over concatenated contexts
   std::shared_ptr<ScorerImpl> scorer_;
+  const NormalizerSpec* normalizer_;
 };
 TORCH_MODULE(Attention);
 

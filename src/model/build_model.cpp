@@ -28,6 +28,7 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_
                      .tie_embeddings(c.decoder.tie_embeddings);
   if (config::uses_attention(c)) {
     decoder.attention(AttentionOptions(c.attention.scorer, c.hidden_size, encoder_size)
+                          .normalizer(c.attention.normalizer)
                           .size(c.attention.size)
                           .heads(c.attention.heads)
                           .key_value(c.attention.key_value)

@@ -9,8 +9,9 @@ std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_
   config::Config c;
   c.model = model;
   nlohmann::json j = config::config_to_json(c)["model"];
-  // Named only when on, so that checkpoints from before the key still fit.
+  // Named only when not the default, so that checkpoints from before the keys still fit.
   if (!model.decoder.tie_embeddings) j["decoder"].erase("tie_embeddings");
+  if (model.attention.normalizer == "softmax") j["attention"].erase("normalizer");
   j["src_vocab_size"] = src_vocab_size;
   j["tgt_vocab_size"] = tgt_vocab_size;
   if (learned_baseline) j["learned_baseline"] = true;

@@ -1,5 +1,6 @@
-// Every attention variant: shapes, normalization, exact zeros at padding, permutation
-// equivariance, and gradients against central finite differences in double precision.
+// Every attention variant with every normalizer: shapes, normalization, exact zeros at padding,
+// permutation equivariance, and gradients against central finite differences in double
+// precision; the fused additive paths against the recorded ones; sparse hard attention.
 
 #include "model/attention.h"
 
@@ -19,16 +20,19 @@ struct Variant {
   int64_t rank = 0;
   int64_t heads = 1;
   bool key_value = false;
+  std::string normalizer = "softmax";
 };
 
 std::string variant_name(const ::testing::TestParamInfo<Variant>& info) {
   const Variant& v = info.param;
   return v.scorer + (v.rank ? "_rank" + std::to_string(v.rank) : "") +
-         (v.heads > 1 ? "_heads" + std::to_string(v.heads) : "") + (v.key_value ? "_kv" : "");
+         (v.heads > 1 ? "_heads" + std::to_string(v.heads) : "") + (v.key_value ? "_kv" : "") +
+         "_" + v.normalizer;
 }
 
-// Every scorer of the registry (a new one runs through every test below without a line here),
-// plus the low-rank bilinear form, each with 1 and 2 heads, with and without key-value.
+// Every scorer and every normalizer of the registries (a new one runs through every test below
+// without a line here), plus the low-rank bilinear form, each with 1 and 2 heads, with and
+// without key-value.
 std::vector<Variant> all_variants() {
   std::vector<std::pair<std::string, int64_t>> scorers;
   for (const auto& spec : model::scorer_registry()) scorers.emplace_back(spec.name, 0);
@@ -36,7 +40,11 @@ std::vector<Variant> all_variants() {
   std::vector<Variant> out;
   for (const auto& [scorer, rank] : scorers) {
     for (int64_t heads : {1, 2}) {
-      for (bool kv : {false, true}) out.push_back({scorer, rank, heads, kv});
+      for (bool kv : {false, true}) {
+        for (const auto& normalizer : model::normalizer_names()) {
+          out.push_back({scorer, rank, heads, kv, normalizer});
+        }
+      }
     }
   }
   return out;
@@ -51,7 +59,8 @@ class AttentionTest : public ::testing::TestWithParam<Variant> {
                                .size(4)
                                .heads(v.heads)
                                .key_value(v.key_value)
-                               .rank(v.rank));
+                               .rank(v.rank)
+                               .normalizer(v.normalizer));
     attention_->to(torch::kDouble);
     memory_ = torch::randn({kBatch, kLen, kMemory}, torch::kDouble);
     query_ = torch::randn({kBatch, kQuery}, torch::kDouble);
@@ -88,7 +97,13 @@ TEST_P(AttentionTest, RowsSumToOneAndPaddingIsExactlyZero) {
     const auto row = out.weights[static_cast<int64_t>(b)];  // [m, S]
     const auto padded = row.narrow(/*dim=*/1, lengths_[b], kLen - lengths_[b]);
     EXPECT_TRUE(torch::equal(padded, torch::zeros_like(padded))) << "row " << b;
-    EXPECT_TRUE((row.narrow(1, 0, lengths_[b]) > 0).all().item<bool>());
+    const auto real = row.narrow(1, 0, lengths_[b]);
+    if (normalizer_spec(GetParam().normalizer).sparse) {
+      EXPECT_TRUE((real >= 0).all().item<bool>());
+      EXPECT_TRUE((real.amax(1) > 0).all().item<bool>());
+    } else {
+      EXPECT_TRUE((real > 0).all().item<bool>());
+    }
   }
 }
 
@@ -162,6 +177,67 @@ TEST(AttentionOptionsTest, ScaledDotDividesBySqrtOfKeySize) {
   const auto raw = dot->prepare(memory, mask).projected.tensor;
   const auto div = scaled->prepare(memory, mask).projected.tensor;
   EXPECT_TRUE(torch::allclose(div, raw / std::sqrt(double{kMemory})));
+}
+
+// The additive scorer's fused steps (the training node and the decoding kernel, fp32) against
+// the recorded ops in double, through each normalizer: no path skips one.
+TEST(AttentionPathsTest, FusedAndRecordedPathsAgreeForEveryNormalizer) {
+  for (const auto& name : normalizer_names()) {
+    SCOPED_TRACE(name);
+    const auto options = AttentionOptions("additive", 9, 6).size(40).normalizer(name);
+    torch::manual_seed(11);
+    Attention fused(options);
+    torch::manual_seed(11);
+    Attention recorded(options);
+    recorded->to(torch::kDouble);
+    const auto memory = torch::randn({4, 7, 6}) * 3.0;  // spread scores: sparse maps leave zeros
+    const auto query = torch::randn({4, 9}) * 3.0;
+    const auto mask = torch::arange(7).unsqueeze(0) < torch::tensor({7, 5, 2, 6}).unsqueeze(1);
+    const auto run = [&](Attention& attention, torch::Dtype type) {
+      const auto m = memory.to(type).detach().clone().requires_grad_();
+      const auto q = query.to(type).detach().clone().requires_grad_();
+      const auto out = attention->forward(q, attention->prepare(m, mask));
+      const auto probe = torch::arange(out.context.numel(), out.context.options()).sin();
+      auto grads = torch::autograd::grad({(out.context * probe.view_as(out.context)).sum()},
+                                         {m, q, attention->parameters()[0]});
+      grads.push_back(out.weights.detach());
+      return grads;
+    };
+    const auto got = run(fused, torch::kFloat), want = run(recorded, torch::kDouble);
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      EXPECT_TRUE(torch::allclose(got[i].to(torch::kDouble), want[i], 1e-4, 1e-5))
+          << "output " << i << ": max difference "
+          << (got[i].to(torch::kDouble) - want[i]).abs().max().item<double>();
+    }
+    EXPECT_EQ(got.back().eq(0).sum().item<int64_t>(), want.back().eq(0).sum().item<int64_t>());
+    const torch::NoGradGuard decoding;  // the decoding kernel
+    const auto decoded = fused->forward(query, fused->prepare(memory, mask)).weights;
+    EXPECT_TRUE(torch::allclose(decoded.to(torch::kDouble), want.back(), 1e-4, 1e-5));
+  }
+}
+
+// REINFORCE with a sparse normalizer: samples land only where a > 0, so the log-probability of
+// each choice and every gradient stay finite.
+TEST(AttentionPathsTest, SparseHardAttentionSamplesOnlyTheSupport) {
+  for (const auto& spec : normalizer_registry()) {
+    if (!spec.sparse) continue;
+    SCOPED_TRACE(spec.name);
+    torch::manual_seed(12);
+    Attention attention(
+        AttentionOptions("dot", 8, 8).normalizer(spec.name).hard(HardAttention::kSample));
+    attention->to(torch::kDouble);
+    const auto memory = (torch::randn({16, 9, 8}, torch::kDouble) * 2).requires_grad_();
+    const auto mask = torch::ones({16, 9}, torch::kBool);
+    const auto out =
+        attention->forward(torch::randn({16, 8}, torch::kDouble), attention->prepare(memory, mask));
+    const auto chosen = out.weights.squeeze(1).gather(1, out.choice);
+    EXPECT_TRUE((chosen > 0).all().item<bool>());
+    EXPECT_GT(out.weights.eq(0).sum().item<int64_t>(), 0);  // there were positions to avoid
+    EXPECT_TRUE(torch::isfinite(out.log_prob).all().item<bool>());
+    EXPECT_TRUE(torch::isfinite(out.entropy).all().item<bool>());
+    (out.log_prob.sum() + out.entropy.sum() + out.context.sum()).backward();
+    EXPECT_TRUE(torch::isfinite(memory.grad()).all().item<bool>());
+  }
 }
 
 }  // namespace

@@ -21,13 +21,16 @@ std::string read(const std::string& path) {
 }
 
 TEST(HeatmapTest, CsvHasHeaderLabelsAndSixDecimals) {
-  // 2 source tokens + </s>, 1 target token + </s>.
-  const auto w = torch::tensor({0.25f, 0.5f, 0.25f, 0.0f, 1.0f / 3, 2.0f / 3}).view({2, 3});
-  EXPECT_EQ(heatmap_csv({"ein", ","}, {"\"a\""}, w),
+  // 2 source tokens + </s>, 1 target token + </s>; an exact zero is "0", a weight that rounds
+  // to 0.000000 is written in scientific notation.
+  auto weights = torch::tensor({0.25f, 0.5f, 0.25f, 0.0f, 1.0f / 3, 2.0f / 3}).view({2, 3});
+  EXPECT_EQ(heatmap_csv({"ein", ","}, {"\"a\""}, weights),
             "target\\source,ein,\",\",</s>\n"
             "\"\"\"a\"\"\",0.250000,0.500000,0.250000\n"
-            "</s>,0.000000,0.333333,0.666667\n");
-  EXPECT_THROW(heatmap_csv({"ein"}, {"a"}, w), c10::Error);  // shape must match the tokens
+            "</s>,0,0.333333,0.666667\n");
+  weights[1][0] = 3.2e-9f;
+  EXPECT_NE(heatmap_csv({"ein", ","}, {"a"}, weights).find("</s>,3.2e-09,"), std::string::npos);
+  EXPECT_THROW(heatmap_csv({"ein"}, {"a"}, weights), c10::Error);  // shape must match the tokens
 }
 
 TEST(HeatmapTest, NamesAndQueries) {

@@ -1,6 +1,6 @@
-// The registries of interchangeable parts (scorers, init schemes, optimizers, schedules,
-// tokenizers, BLEU tokenizers) and
-// the torch-free name lists the config validates against: they must stay equal.
+// The registries of interchangeable parts (scorers, normalizers, init schemes, optimizers,
+// schedules, tokenizers, BLEU tokenizers) and the torch-free name lists the config validates
+// against: they must stay equal.
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -9,6 +9,7 @@
 #include "data/tokenizer.h"
 #include "metrics/sacre_tokenizers.h"
 #include "model/init.h"
+#include "model/normalizer.h"
 #include "model/scorer.h"
 #include "train/optimizer.h"
 #include "train/schedule.h"
@@ -20,6 +21,7 @@ TEST(RegistryTest, ConfigNamesEqualTheRegistries) {
   auto scorers = model::scorer_names();
   scorers.emplace_back("none");  // not a scorer: the model without attention
   EXPECT_EQ(config::scorer_names(), scorers);
+  EXPECT_EQ(config::normalizer_names(), model::normalizer_names());
   EXPECT_EQ(config::init_names(), model::init_names());
   EXPECT_EQ(config::optimizer_names(), train::optimizer_names());
   EXPECT_EQ(config::schedule_names(), train::schedule_names());
