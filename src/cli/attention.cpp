@@ -117,6 +117,10 @@ void run_attention(const AttentionArgs& args) {
   eval::HeatmapInfo info;
   info.decode = eval::decode_name(translate.search.beam_size);
   info.scorer = run.config.model.attention.scorer;
+  info.normalizer = run.config.model.attention.normalizer;
+  info.coverage = run.config.model.attention.coverage;
+  info.local = run.config.model.attention.local;
+  info.window = run.config.model.attention.window;
   info.query = eval::decoder_query(config::decoder_style(run.config.model.decoder));
   info.units = args.words ? "words" : pieces ? "pieces" : "tokens";
   info.members = static_cast<int64_t>(run.members.size());

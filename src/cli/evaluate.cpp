@@ -39,7 +39,10 @@ nlohmann::ordered_json scores_json(const EvaluateArgs& args, const eval::Split& 
   j["loss"] = s.forced.loss();
   j["ppl"] = s.forced.perplexity();
   j["tokens"] = s.forced.tokens;
-  if (s.entropy) j["attention_entropy"] = s.entropy->mean();
+  if (s.entropy) {
+    j["attention_entropy"] = s.entropy->mean();
+    j["attention_zeros"] = s.entropy->zero_fraction();
+  }
   if (s.aer) j["aer"] = s.aer->aer();
   return j;
 }
@@ -49,7 +52,11 @@ std::string scores_text(const SplitScores& s) {
   out << s.bleu.format() << "\nsignature: " << s.bleu.signature() << "\n"
       << s.chrf.format() << "\nsignature: " << s.chrf.signature() << "\n"
       << "loss = " << s.forced.loss() << " ppl = " << s.forced.perplexity() << "\n";
-  if (s.entropy) out << "attention entropy = " << s.entropy->mean() << " nats per target token\n";
+  if (s.entropy) {
+    out << "attention entropy = " << s.entropy->mean() << " nats per target token\n"
+        << "attention zeros = " << s.entropy->zero_fraction()
+        << " of the weights (exactly 0: sparse normalizers)\n";
+  }
   if (s.aer) out << "AER = " << s.aer->aer() << "\n";
   return out.str();
 }

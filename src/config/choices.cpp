@@ -54,6 +54,17 @@ const std::vector<Choice<HardAttention>>& choices() {
 }
 
 template <>
+const std::vector<Choice<LocalAttention>>& choices() {
+  static const std::vector<Choice<LocalAttention>> table = {
+      {"none", LocalAttention::kGlobal, "global: every source position"},
+      {"local_m", LocalAttention::kMonotonic, "window of 2D + 1 around p_t = t"},
+      {"local_p", LocalAttention::kPredictive,
+       "window around a predicted p_t, Gaussian with sigma = D / 2"},
+  };
+  return table;
+}
+
+template <>
 const std::vector<Choice<ReinforceBaseline>>& choices() {
   static const std::vector<Choice<ReinforceBaseline>> table = {
       {"none", ReinforceBaseline::kNone, ""},
@@ -135,6 +146,10 @@ HardAttention hard_attention(const AttentionConfig& a) {
 
 HardAttention hard_attention_eval(const AttentionConfig& a) {
   return parse_choice<HardAttention>(a.hard_eval, "model.attention.hard_eval");
+}
+
+LocalAttention local_attention(const AttentionConfig& a) {
+  return parse_choice<LocalAttention>(a.local, "model.attention.local");
 }
 
 ReinforceBaseline reinforce_baseline(const ReinforceConfig& r) {

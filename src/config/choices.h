@@ -28,6 +28,10 @@ enum class Bridge { kTanh, kZero };
 // instead of the average, s drawn from a (kSample) or its argmax (kArgmax); kSoft is ordinary
 // attention ("none").
 enum class HardAttention { kSoft, kSample, kArgmax };
+// model.attention.local (Luong et al. 2015, sec. 3.2): where attention may look. kGlobal: every
+// source position; kMonotonic (local-m): a window of 2D + 1 around p_t = t; kPredictive
+// (local-p): around a predicted p_t, weighted by a Gaussian (model/attention.h).
+enum class LocalAttention { kGlobal, kMonotonic, kPredictive };
 // training.reinforce.baseline: what REINFORCE subtracts from the reward (train/reinforce.h).
 enum class ReinforceBaseline { kNone, kMovingAverage, kLearned, kLeaveOneOut };
 // training.reinforce.reward: what step t is credited with.
@@ -104,6 +108,7 @@ DecoderStyle decoder_style(const DecoderConfig& decoder);
 Bridge bridge(const DecoderConfig& decoder);
 HardAttention hard_attention(const AttentionConfig& attention);       // in training
 HardAttention hard_attention_eval(const AttentionConfig& attention);  // at evaluation
+LocalAttention local_attention(const AttentionConfig& attention);
 ReinforceBaseline reinforce_baseline(const ReinforceConfig& reinforce);
 ReinforceReward reinforce_reward(const ReinforceConfig& reinforce);
 StoppingMetric stopping_metric(const TrainingConfig& training);

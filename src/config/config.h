@@ -66,6 +66,9 @@ struct DecoderConfig {
 struct AttentionConfig {
   std::string scorer = "additive";
   std::string normalizer = "softmax";
+  bool coverage = false;
+  std::string local = "none";
+  int64_t window = 10;
   int64_t rank = 0;
   int64_t size = 0;
   bool key_value = false;
@@ -107,6 +110,7 @@ struct TrainingConfig {
   double clip_grad_norm = 1.0;
   double teacher_forcing = 1.0;
   double label_smoothing = 0.0;
+  double coverage_loss = 0.0;
   int64_t batch_size = 64;
   std::string batch_type = "sentences";
   int64_t bucket_batches = 100;
@@ -241,6 +245,12 @@ void visit_fields(V& v, AttentionConfig& c) {
   v("normalizer", c.normalizer,
     "scores to weights: " + names_help(normalizer_names()) +
         " (sparsemax and entmax15 give exact zeros; docs/attention.md#normalizers)");
+  v("local", c.local, "where attention may look (Luong et al. 2015): " +
+                          choice_help<LocalAttention>());
+  v("window", c.window, "local attention: D, the window's half width (2D + 1 positions)");
+  v("coverage", c.coverage,
+    "feed the coverage c_ti = sum_{tau<t} a_tau,i (past attention) to the scorer: keys k_i + "
+    "c_ti w (Tu et al. 2016)");
   v("rank", c.rank, "bilinear only: low-rank (Uh)^T(Vq) with r = rank; 0 = full");
   v("size", c.size, "additive hidden size / projection size; 0 = decoder hidden");
   v("key_value", c.key_value, "separate key and value projections of encoder states");
@@ -281,6 +291,9 @@ void visit_fields(V& v, TrainingConfig& c) {
   v("clip_grad_norm", c.clip_grad_norm, "clip the global gradient norm; 0 = no clipping");
   v("teacher_forcing", c.teacher_forcing, "probability of feeding the gold previous token");
   v("label_smoothing", c.label_smoothing, "epsilon of label-smoothed cross-entropy");
+  v("coverage_loss", c.coverage_loss,
+    "lambda of the coverage loss lambda sum_t sum_i min(a_ti, c_ti), c_t = sum_{tau<t} a_tau, per "
+    "target token, mean over heads (See et al. 2017); 0 = off");
   v("batch_size", c.batch_size, "sentences, or tokens when batch_type = \"tokens\"");
   v("batch_type", c.batch_type, choice_help<BatchUnit>());
   v("bucket_batches", c.bucket_batches, "sort by length within pools of this many batches");

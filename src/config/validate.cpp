@@ -112,6 +112,14 @@ void validate_model(const ModelConfig& m) {
   require_choice("model.attention.hard_eval", a.hard_eval, {"argmax", "sample"});
   require(hard_attention(a) == HardAttention::kSoft || uses_attention(m), "model.attention.hard",
           "needs an attention scorer (model.attention.scorer is none)", a.hard);
+  require(!a.coverage || uses_attention(m), "model.attention.coverage",
+          "needs an attention scorer (model.attention.scorer is none)", "true");
+  require_choice<LocalAttention>("model.attention.local", a.local);
+  require(a.window >= 1 && a.window <= kMaxSrcLen, "model.attention.window",
+          "must be in [1, 100000]", a.window);
+  require(local_attention(a) == LocalAttention::kGlobal || uses_attention(m),
+          "model.attention.local", "needs an attention scorer (model.attention.scorer is none)",
+          a.local);
   require(a.rank >= 0, "model.attention.rank", "must be >= 0 (0 = full bilinear)", a.rank);
   require(a.rank == 0 || a.scorer == "bilinear", "model.attention.rank",
           "is only used by the bilinear scorer; set it to 0", a.rank);
@@ -129,6 +137,8 @@ void validate_training(const TrainingConfig& t) {
   require(t.label_smoothing >= 0 && t.label_smoothing < 1, "training.label_smoothing",
           "must be in [0, 1)", t.label_smoothing);
   require(t.batch_size >= 1, "training.batch_size", "must be >= 1", t.batch_size);
+  require(t.coverage_loss >= 0, "training.coverage_loss", "must be >= 0 (0 = off)",
+          t.coverage_loss);
   require_choice<BatchUnit>("training.batch_type", t.batch_type);
   require(t.bucket_batches >= 0, "training.bucket_batches", "must be >= 0", t.bucket_batches);
   require(t.epochs >= 1, "training.epochs", "must be >= 1", t.epochs);
@@ -277,6 +287,8 @@ void validate(const Config& c) {
   validate_data(c.data);
   validate_model(c.model);
   validate_training(c.training);
+  require(c.training.coverage_loss == 0 || uses_attention(c.model), "training.coverage_loss",
+          "needs an attention scorer (model.attention.scorer is none)", c.training.coverage_loss);
   validate_evaluation(c.evaluation);
 }
 

@@ -107,10 +107,16 @@ AerCounts aer_counts(const Alignment& predicted, const Alignment& gold) {
 EntropyStats& EntropyStats::operator+=(const EntropyStats& other) {
   sum += other.sum;
   steps += other.steps;
+  weights += other.weights;
+  zeros += other.zeros;
   return *this;
 }
 
 double EntropyStats::mean() const { return steps == 0 ? 0.0 : sum / static_cast<double>(steps); }
+
+double EntropyStats::zero_fraction() const {
+  return weights == 0 ? 0.0 : static_cast<double>(zeros) / static_cast<double>(weights);
+}
 
 EntropyStats attention_entropy(const torch::Tensor& attention) {
   TORCH_CHECK(attention.dim() == 3, "attention must be [T', m, S'], got ", attention.sizes());
@@ -120,6 +126,8 @@ EntropyStats attention_entropy(const torch::Tensor& attention) {
   EntropyStats s;
   s.sum = terms.sum(/*dim=*/2).mean(/*dim=*/1).sum().item<double>();  // [T', m] -> [T'] -> sum
   s.steps = attention.size(0);
+  s.weights = attention.numel();
+  s.zeros = a.eq(0).sum().item<int64_t>();
   return s;
 }
 

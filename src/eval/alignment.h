@@ -54,12 +54,15 @@ struct AerCounts {
 // Duplicate links count once on either side.
 AerCounts aer_counts(const Alignment& predicted, const Alignment& gold);
 
-// Sums of attention entropy H(a_t) = -sum_i a_{t,i} ln a_{t,i} (nats), per target step.
+// Sums of attention entropy H(a_t) = -sum_i a_{t,i} ln a_{t,i} (nats), per target step, and
+// the count of exact zeros among the weights (sparse normalizers: model/normalizer.h).
 struct EntropyStats {
   double sum = 0.0;  // entropy summed over target steps (each the mean over heads)
   int64_t steps = 0;
+  int64_t weights = 0, zeros = 0;  // every weight a_{t,i} of every head, and those exactly 0
   EntropyStats& operator+=(const EntropyStats& other);
-  double mean() const;  // 0 without steps
+  double mean() const;           // 0 without steps
+  double zero_fraction() const;  // zeros / weights; 0 without weights
 };
 
 // attention [T', m, S'] -> entropy of every row (all target steps, </s> included, over all

@@ -42,6 +42,10 @@ nlohmann::ordered_json index_line(const std::string& file, const HeatmapSentence
   j["reference"] = s.reference;
   j["decode"] = info.decode;
   j["scorer"] = info.scorer;
+  j["normalizer"] = info.normalizer;
+  j["coverage"] = info.coverage;
+  j["local"] = info.local;
+  if (info.local != "none") j["window"] = info.window;
   j["query"] = info.query;
   j["units"] = info.units;
   j["members"] = info.members;

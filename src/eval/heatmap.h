@@ -8,7 +8,8 @@
 // Models with encoder self-attention also get <id>_self_head<h>.csv (source x source).
 // A sidecar index.jsonl has one JSON object per file: file, matrix ("decoder_attention" or
 // "encoder_self_attention"), id, head, source, hypothesis,
-// reference, decode ("greedy" / "beam K"), scorer, query (which decoder state was the query),
+// reference, decode ("greedy" / "beam K"), scorer, normalizer, coverage (bool), local (and window,
+// its D, with local attention), query (which decoder state was the query),
 // units ("tokens", "pieces", or "words": pieces merged into words, eval/pieces.h), members (the
 // number of models whose mean attention it is: 1, or an ensemble's size, eval/ensemble.h).
 // Fields containing a comma, a quote or a newline are quoted, quotes doubled (RFC 4180).
@@ -39,11 +40,15 @@ struct HeatmapSentence {
 
 // What every heatmap of one export shares.
 struct HeatmapInfo {
-  std::string decode;            // "greedy" or "beam K"
-  std::string scorer;            // model.attention.scorer
-  std::string query;             // decoder_query(style)
-  std::string units = "tokens";  // what rows and columns are: "tokens", "pieces" or "words"
-  int64_t members = 1;           // models averaged: 1, or an ensemble's members
+  std::string decode;                  // "greedy" or "beam K"
+  std::string scorer;                  // model.attention.scorer
+  std::string query;                   // decoder_query(style)
+  std::string units = "tokens";        // what rows and columns are: "tokens", "pieces" or "words"
+  int64_t members = 1;                 // models averaged: 1, or an ensemble's members
+  std::string normalizer = "softmax";  // model.attention.normalizer: sparse ones give exact 0s
+  bool coverage = false;               // model.attention.coverage
+  std::string local = "none";          // model.attention.local: none, local_m or local_p
+  int64_t window = 0;                  // its D (local attention only)
 };
 
 // "previous decoder state s_{t-1}" (bahdanau) or "current decoder state s_t" (luong).

@@ -64,6 +64,8 @@ std::string scores_table(const std::vector<RunData>& runs, const std::string& sp
   row("AER", [&](const json& s) { return score_cell(s, "aer", 3); });
   row("attention entropy (nats)",
       [&](const json& s) { return score_cell(s, "attention_entropy", 3); });
+  row("attention weights exactly 0",
+      [&](const json& s) { return score_cell(s, "attention_zeros", 3); });
   row("decoding", [&](const json& s) { return s.is_null() ? "–" : s.value("decode", "–"); });
   row("sentences", [&](const json& s) { return score_cell(s, "sentences", 0); });
   out << "</table>";

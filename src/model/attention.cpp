@@ -25,11 +25,11 @@ StepShared select_rows(const StepShared& x, const torch::Tensor& index) {
 
 AttentionMemory AttentionMemory::index_select(const torch::Tensor& index) const {
   return {select_rows(projected, index), select_rows(values, index),
-          mask_bias.index_select(0, index)};
+          mask_bias.index_select(0, index), lengths.index_select(0, index)};
 }
 
 AttentionMemory AttentionMemory::head(int64_t n) const {
-  return {projected, values, mask_bias.narrow(0, 0, n)};
+  return {projected, values, mask_bias.narrow(0, 0, n), lengths.narrow(0, 0, n)};
 }
 
 AttentionSizes attention_sizes(const AttentionOptions& o) {
@@ -65,6 +65,16 @@ AttentionImpl::AttentionImpl(const AttentionOptions& o)
   if (o.heads() > 1) {
     output_proj_ = register_module("output_proj", linear(value_size_, value_size_));
   }
+  if (o.local() == LocalAttention::kPredictive) {
+    // p_t = (S - 1) sigmoid(v_p^T tanh(W_p q_t)), one position per head (Luong et al. eq. 9).
+    position_proj_ = register_module("position_proj", linear(o.query_size(), sizes.size));
+    position_out_ = register_module("position_out", linear(sizes.size, o.heads()));
+  }
+  if (o.coverage()) {
+    // Zero: training starts from the same scores as without coverage.
+    const int64_t p = scorer_spec(o.scorer()).projected_size(sizes.scorer);
+    coverage_weight_ = register_parameter("coverage_weight", torch::zeros({o.heads(), p}));
+  }
 }
 
 AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch::Tensor& mask) {
@@ -85,8 +95,8 @@ AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch:
   const auto bias = torch::zeros({batch, len}, memory.options())
                         .masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity());
   return {share_across_steps(projected.view({batch, m, len, projected.size(2)})),
-          share_across_steps(split(values)),
-          bias.unsqueeze(1).expand({batch, m, len}).contiguous()};
+          share_across_steps(split(values)), bias.unsqueeze(1).expand({batch, m, len}).contiguous(),
+          mask.sum(/*dim=*/1).to(memory.scalar_type())};
 }
 
 HardAttention AttentionImpl::hard_mode() const {
@@ -94,15 +104,57 @@ HardAttention AttentionImpl::hard_mode() const {
   return is_training() ? options_.hard() : options_.hard_eval();
 }
 
-AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const AttentionMemory& mem) {
+torch::Tensor AttentionImpl::scores(const torch::Tensor& q, const AttentionMemory& mem,
+                                    const torch::Tensor& coverage) {
+  if (!coverage_weight_.defined()) return scorer_->score_step(q, head_rows(mem.projected));
+  TORCH_CHECK(coverage.defined(), "coverage attention needs the coverage of the steps so far");
+  // Tu et al. 2016 (eq. 7, "linguistic coverage" fed to the scorer), in each head's projected key
+  // space: k'_i = k_i + c_i w, [B, m, S, P] = [B, m, S, P] + [B, m, S, 1] * [m, 1, P]. The keys
+  // change at every step, so the scorer's steps that read the shared keys in place (the
+  // additive scorer's fused node and kernel) give way to its recorded score().
+  const int64_t batch = coverage.size(0), len = coverage.size(2);
+  const auto keys =
+      step_rows(mem.projected, batch) + coverage.unsqueeze(-1) * coverage_weight_.unsqueeze(1);
+  return scorer_->score(q, keys.view({batch * options_.heads(), len, keys.size(3)}));
+}
+
+torch::Tensor AttentionImpl::window_bias(const torch::Tensor& query, const AttentionMemory& mem,
+                                         int64_t step) {
+  const int64_t batch = query.size(0), m = options_.heads(), len = mem.mask_bias.size(2);
+  const auto last = (mem.lengths.narrow(0, 0, batch) - 1).view({batch, 1});  // S - 1: [B, 1]
+  torch::Tensor center;                                                      // p_t [B, m]
+  if (options_.local() == LocalAttention::kMonotonic) {
+    center = last.clamp_max(static_cast<double>(step)).expand({batch, m});  // min(t, S - 1)
+  } else {
+    center = last * torch::sigmoid(position_out_(torch::tanh(position_proj_(query))));
+  }
+  const auto positions = torch::arange(len, query.options()).view({1, 1, len});
+  const auto distance = positions - center.unsqueeze(-1);  // i - p_t [B, m, S]
+  const double d = static_cast<double>(options_.window());
+  auto bias = torch::zeros_like(distance).masked_fill(distance.abs() > d,
+                                                      -std::numeric_limits<float>::infinity());
+  if (options_.local() == LocalAttention::kPredictive) {
+    const double sigma = d / 2;  // Luong et al.: the Gaussian's sigma = D / 2
+    bias = bias - distance.pow(2) / (2 * sigma * sigma);
+  }
+  return bias;
+}
+
+AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const AttentionMemory& mem,
+                                       const torch::Tensor& coverage, int64_t step) {
   const int64_t batch = query.size(0), m = options_.heads();
   const int64_t len = mem.projected.tensor.size(2), rows = batch * m;
   auto q = query_proj_ ? query_proj_(query) : query;  // [B, m * dq]
   q = q.view({rows, q.size(1) / m});
   // scores [B*m, S] in fp32 (the mask bias is fp32, also when the scorer ran in bf16); -inf at
   // padding makes every normalizer give exactly 0 there.
-  const auto scores =
-      scorer_->score_step(q, head_rows(mem.projected)) + mem.mask_bias.view({rows, len});
+  auto scores = this->scores(q, mem, coverage) + mem.mask_bias.view({rows, len});
+  if (options_.local() != LocalAttention::kGlobal) {
+    // Local attention: scores outside the window at -inf, as padding; local-p's Gaussian in
+    // the scores, so that every normalizer keeps rows on the simplex (softmax: a_i times
+    // exp(-(i - p_t)^2 / 2 sigma^2), renormalized).
+    scores = scores + window_bias(query, mem, step).view({rows, len});
+  }
   AttentionOutput out;
   torch::Tensor mix;  // [B*m, S] weights of the values in the context
   if (hard_mode() == HardAttention::kSoft) {

@@ -25,6 +25,8 @@ namespace s2s::model {
 // average, s drawn from a (kSample) or its argmax (kArgmax); kSoft is ordinary attention
 // (model.attention.hard, config/choices.h).
 using config::HardAttention;
+// Local attention (Luong et al. 2015, sec. 3.2): model.attention.local, config/choices.h.
+using config::LocalAttention;
 
 struct AttentionOptions {
   AttentionOptions(std::string scorer, int64_t query_size, int64_t memory_size)
@@ -39,6 +41,13 @@ struct AttentionOptions {
   TORCH_ARG(int64_t, heads) = 1;
   TORCH_ARG(bool, key_value) = false;
   TORCH_ARG(int64_t, rank) = 0;  // bilinear low rank
+  // Tu et al. 2016: the coverage c_i (the attention position i has had so far) moves its key,
+  // k_i + c_i w, with w [m, P] learned in each head's projected key space (see forward()).
+  TORCH_ARG(bool, coverage) = false;
+  // Local attention: only positions |i - p_t| <= D (`window`) get weight; local-p adds
+  // -(i - p_t)^2 / (2 sigma^2), sigma = D / 2, to the scores (see forward()).
+  TORCH_ARG(LocalAttention, local) = LocalAttention::kGlobal;
+  TORCH_ARG(int64_t, window) = 10;
   // Hard attention in training; at evaluation (module in eval mode) `hard_eval` applies when
   // `hard` is not kSoft.
   TORCH_ARG(HardAttention, hard) = HardAttention::kSoft;
@@ -63,6 +72,7 @@ struct AttentionMemory {
   StepShared projected;     // [B, m, S, P] scorer key projections (model/step_shared.h)
   StepShared values;        // [B, m, S, Dv/m] (model/step_shared.h)
   torch::Tensor mask_bias;  // [B, m, S] 0 at real tokens, -inf at padding
+  torch::Tensor lengths;    // [B] real source positions (</s> included), in the keys' type
   // Rows `index` [B'] of every tensor: beam search reorders hypotheses with it.
   AttentionMemory index_select(const torch::Tensor& index) const;
   // The first n rows (no copy): training drops rows whose target has ended. The keys and values
@@ -85,8 +95,11 @@ class AttentionImpl : public torch::nn::Module {
 
   // memory [B, S, Dm], mask [B, S] (true = real token).
   AttentionMemory prepare(const torch::Tensor& memory, const torch::Tensor& mask);
-  // query [B, Dq] -> context and weights.
-  AttentionOutput forward(const torch::Tensor& query, const AttentionMemory& memory);
+  // query [B, Dq] -> context and weights at target step t = `step` (0-based; local-m's center).
+  // With the coverage option, `coverage` [B, m, S] is sum_{tau<t} a_tau, the weights of the
+  // steps before this one (zeros at the first).
+  AttentionOutput forward(const torch::Tensor& query, const AttentionMemory& memory,
+                          const torch::Tensor& coverage = {}, int64_t step = 0);
 
   int64_t context_size() const { return value_size_; }
   int64_t heads() const { return options_.heads(); }
@@ -95,6 +108,13 @@ class AttentionImpl : public torch::nn::Module {
   const AttentionOptions& options() const { return options_; }
 
  private:
+  // scores [B*m, S] of the query rows q [B*m, dq]; with coverage [B, m, S] the keys move first.
+  torch::Tensor scores(const torch::Tensor& q, const AttentionMemory& memory,
+                       const torch::Tensor& coverage);
+  // Local attention's bias [B, m, S] at step t: 0 inside the window, -inf outside, and local-p's
+  // Gaussian term.
+  torch::Tensor window_bias(const torch::Tensor& query, const AttentionMemory& memory,
+                            int64_t step);
   // weights [B*m, S] -> context rows [B*m, S] mixing weights, filling the hard fields of `out`.
   torch::Tensor select_positions(const torch::Tensor& weights, const torch::Tensor& log_weights,
                                  int64_t batch, AttentionOutput& out);
@@ -106,6 +126,8 @@ class AttentionImpl : public torch::nn::Module {
   torch::nn::Linear output_proj_{nullptr};  // heads > 1: W_o over concatenated contexts
   std::shared_ptr<ScorerImpl> scorer_;
   const NormalizerSpec* normalizer_;
+  torch::Tensor coverage_weight_;                                     // w [m, P] (coverage only)
+  torch::nn::Linear position_proj_{nullptr}, position_out_{nullptr};  // local-p: W_p, v_p
 };
 TORCH_MODULE(Attention);
 

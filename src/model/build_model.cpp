@@ -33,6 +33,9 @@ Seq2Seq build_model(const config::ModelConfig& c, int64_t src_vocab_size, int64_
                           .heads(c.attention.heads)
                           .key_value(c.attention.key_value)
                           .rank(c.attention.rank)
+                          .coverage(c.attention.coverage)
+                          .local(config::local_attention(c.attention))
+                          .window(c.attention.window)
                           .hard(config::hard_attention(c.attention))
                           .hard_eval(config::hard_attention_eval(c.attention))
                           .p_expect(reinforce.p_expect));
@@ -67,6 +70,11 @@ double attention_parameters(const config::ModelConfig& c, double* context_size) 
   if (sizes.projects_query) n += linear_parameters(hidden, key, false);
   n += static_cast<double>(scorer_spec(a.scorer).parameters(sizes.scorer));
   if (a.heads > 1) n += linear_parameters(key, key, false);
+  const auto& scorer = scorer_spec(a.scorer);
+  if (a.coverage) n += static_cast<double>(a.heads * scorer.projected_size(sizes.scorer));
+  if (config::local_attention(a) == config::LocalAttention::kPredictive) {  // W_p, v_p
+    n += linear_parameters(hidden, size, false) + linear_parameters(size, a.heads, false);
+  }
   return n;
 }
 

@@ -30,11 +30,13 @@ DecoderMemory DecoderMemory::head(int64_t n) const {
 }
 
 DecoderState DecoderState::head(int64_t n) const {
-  return {hidden.narrow(1, 0, n), feed.defined() ? feed.narrow(0, 0, n) : feed};
+  const auto rows = [n](const torch::Tensor& t) { return t.defined() ? t.narrow(0, 0, n) : t; };
+  return {hidden.narrow(1, 0, n), rows(feed), rows(coverage), step};
 }
 
 DecoderState DecoderState::index_select(const torch::Tensor& index) const {
-  return {hidden.index_select(1, index), select_or_undefined(feed, 0, index)};
+  return {hidden.index_select(1, index), select_or_undefined(feed, 0, index),
+          select_or_undefined(coverage, 0, index), step};
 }
 
 DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
@@ -114,12 +116,17 @@ DecoderState DecoderImpl::initial_state(const EncoderOutput& encoded) {
   }
   if (options_.style() == DecoderStyle::kLuong)
     state.feed = torch::zeros({batch, hidden}, encoded.final.options());
+  if (has_attention() && attention->options().coverage()) {
+    state.coverage =
+        torch::zeros({batch, heads(), encoded.states.size(1)}, encoded.final.options());
+  }
   return state;
 }
 
 torch::Tensor DecoderImpl::attend(const torch::Tensor& query, const DecoderMemory& memory,
-                                  StepOutput& out) {
-  auto attended = attention(query, memory.attention);
+                                  DecoderState& state, StepOutput& out) {
+  auto attended = attention->forward(query, memory.attention, state.coverage, state.step);
+  if (state.coverage.defined()) state.coverage = state.coverage + attended.weights;
   out.attention = attended.weights;
   out.log_prob = attended.log_prob;
   out.entropy = attended.entropy;
@@ -144,7 +151,7 @@ StepOutput DecoderImpl::step_embedded(const torch::Tensor& embedded, DecoderStat
   StepOutput out;
   torch::Tensor context = memory.summary;  // used as is without attention
   if (!luong && has_attention()) {
-    context = attend(state.hidden[options_.layers() - 1], memory, out);
+    context = attend(state.hidden[options_.layers() - 1], memory, state, out);
   }
   auto x = torch::cat({embedded, luong ? state.feed : context}, /*dim=*/1);
   std::vector<torch::Tensor> hidden;
@@ -157,12 +164,13 @@ StepOutput DecoderImpl::step_embedded(const torch::Tensor& embedded, DecoderStat
   state.hidden = torch::stack(hidden);
   const auto& top = hidden.back();  // s_t [B, H]
   if (luong) {
-    if (has_attention()) context = attend(top, memory, out);
+    if (has_attention()) context = attend(top, memory, state, out);
     state.feed = torch::tanh(combine_(torch::cat({context, top}, /*dim=*/1)));
     out.features = state.feed;
   } else {
     out.features = torch::cat({top, context, embedded}, /*dim=*/1);
   }
+  ++state.step;
   return out;
 }
 

@@ -70,6 +70,9 @@ struct DecoderMemory {
 struct DecoderState {
   torch::Tensor hidden;  // [L, B, H]
   torch::Tensor feed;    // luong: h~_{t-1} [B, H]; bahdanau: undefined
+  // Coverage attention: c_t = sum_{tau<t} a_tau [B, m, S], the attention so far; else undefined.
+  torch::Tensor coverage;
+  int64_t step = 0;  // target steps taken: t of the next step (local-m's window center)
   DecoderState index_select(const torch::Tensor& index) const;
   DecoderState head(int64_t n) const;  // the first n rows, as views
 };
@@ -109,8 +112,10 @@ class DecoderImpl : public torch::nn::Module {
   Attention attention{nullptr};
 
  private:
-  // query [B, Dq] -> context [B, C]; the attention weights (and hard-attention terms) go to `out`.
-  torch::Tensor attend(const torch::Tensor& query, const DecoderMemory& memory, StepOutput& out);
+  // query [B, Dq] -> context [B, C]; the attention weights (and hard-attention terms) go to `out`,
+  // and they are added to the state's coverage.
+  torch::Tensor attend(const torch::Tensor& query, const DecoderMemory& memory, DecoderState& state,
+                       StepOutput& out);
 
   DecoderOptions options_;
   int64_t context_size_;

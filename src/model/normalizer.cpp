@@ -129,8 +129,8 @@ const NormalizerSpec& normalizer_spec(const std::string& name) {
   for (const auto& spec : normalizer_registry()) {
     if (name == spec.name) return spec;
   }
-  TORCH_CHECK(false, "unknown attention normalizer \"", name,
-              "\"; valid: ", util::join(normalizer_names(), ", "));
+  TORCH_CHECK(false, "unknown attention normalizer '", name,
+              "' (valid: ", util::join(normalizer_names(), ", "), ")");
 }
 
 torch::Tensor log_weights(const torch::Tensor& weights) {

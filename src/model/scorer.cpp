@@ -131,16 +131,26 @@ int64_t bilinear_parameters(const ScorerOptions& o) {
   return o.key_size() * o.query_size();
 }
 
+// P, the size of the projected keys: A; Dk; Dq, or r.
+int64_t additive_projected(const ScorerOptions& o) { return o.hidden_size(); }
+
+int64_t dot_projected(const ScorerOptions& o) { return o.key_size(); }
+
+int64_t bilinear_projected(const ScorerOptions& o) {
+  return o.rank() > 0 ? o.rank() : o.query_size();
+}
+
 }  // namespace
 
 const std::vector<ScorerSpec>& scorer_registry() {
   static const std::vector<ScorerSpec> registry = {
       {"additive", /*needs_equal_sizes=*/false, make<AdditiveScorerImpl>, additive_macs,
-       additive_parameters},
-      {"dot", /*needs_equal_sizes=*/true, make_dot, dot_macs, dot_parameters},
-      {"scaled_dot", /*needs_equal_sizes=*/true, make_scaled_dot, dot_macs, dot_parameters},
+       additive_parameters, additive_projected},
+      {"dot", /*needs_equal_sizes=*/true, make_dot, dot_macs, dot_parameters, dot_projected},
+      {"scaled_dot", /*needs_equal_sizes=*/true, make_scaled_dot, dot_macs, dot_parameters,
+       dot_projected},
       {"bilinear", /*needs_equal_sizes=*/false, make<BilinearScorerImpl>, bilinear_macs,
-       bilinear_parameters},
+       bilinear_parameters, bilinear_projected},
   };
   return registry;
 }

@@ -97,7 +97,8 @@ struct ScorerSpec {
   bool needs_equal_sizes;
   std::shared_ptr<ScorerImpl> (*make)(const ScorerOptions& options);
   ScorerMacs (*macs)(const ScorerOptions& options);
-  int64_t (*parameters)(const ScorerOptions& options);  // what make() allocates
+  int64_t (*parameters)(const ScorerOptions& options);      // what make() allocates
+  int64_t (*projected_size)(const ScorerOptions& options);  // P of project_keys()
 };
 
 // The registry: every scorer, in the order help texts and errors list them. Adding a scorer

@@ -11,7 +11,13 @@ std::string model_signature(const config::ModelConfig& model, int64_t src_vocab_
   nlohmann::json j = config::config_to_json(c)["model"];
   // Named only when not the default, so that checkpoints from before the keys still fit.
   if (!model.decoder.tie_embeddings) j["decoder"].erase("tie_embeddings");
-  if (model.attention.normalizer == "softmax") j["attention"].erase("normalizer");
+  auto& attention = j["attention"];
+  if (model.attention.normalizer == "softmax") attention.erase("normalizer");
+  if (!model.attention.coverage) attention.erase("coverage");
+  if (model.attention.local == "none") {
+    attention.erase("local");
+    attention.erase("window");  // read by local attention only
+  }
   j["src_vocab_size"] = src_vocab_size;
   j["tgt_vocab_size"] = tgt_vocab_size;
   if (learned_baseline) j["learned_baseline"] = true;

@@ -5,6 +5,7 @@
 
 #include "data/vocab.h"
 #include "loss/loss.h"
+#include "train/attention_loss.h"
 
 namespace s2s::train {
 
@@ -47,10 +48,16 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
   loss::LossResult loss;
   {
     const device::AutocastGuard autocast(device_, precision_);  // forward and loss only
+    const bool attention_loss = training_.coverage_loss > 0;
     const auto out = model->forward(repeat_rows(batch.src, k), repeat_rows(batch.src_lengths, k),
-                                    repeat_rows(batch.tgt_in, k), training_.teacher_forcing);
+                                    repeat_rows(batch.tgt_in, k), training_.teacher_forcing,
+                                    /*keep_attention=*/attention_loss);
     loss = loss::sequence_loss(out.logits, out.token_index, tgt_out, training_.label_smoothing);
     total = loss.loss;
+    if (attention_loss) {
+      total = total + training_.coverage_loss * coverage_loss(out.attention) /
+                          static_cast<double>(std::max<int64_t>(loss.tokens, 1));
+    }
     if (samples_attention_) {
       const auto mask = tgt_out.ne(data::Vocab::kPad).to(loss.token_nll.dtype());
       total =

@@ -2,6 +2,7 @@
 // One optimizer update, exactly as the trainer makes it and the benchmark times it:
 //   forward (teacher forcing), label-smoothed cross-entropy per target token,
 //   + the REINFORCE term / tokens for hard attention trained by sampling (train/reinforce.h),
+//   + lambda x the coverage loss / tokens (training.coverage_loss, train/attention_loss.h),
 //   finite check, backward, global gradient-norm clipping, optimizer step.
 
 #include <torch/torch.h>

@@ -121,9 +121,17 @@ void Trainer::build_model() {
                                 planned_steps_, state_.learning_rate);
   set_learning_rate(*optimizer_, lr_);
   summary_.parameters = model::count_parameters(*model_);
-  util::logger("model")->info("{} parameters, scorer {}, decoder {}, device {}",
-                              summary_.parameters, config_.model.attention.scorer,
-                              config_.model.decoder.style, device_.str());
+  const auto& a = config_.model.attention;
+  // Coverage moves the keys at every step: the additive scorer's fused steps, which read the
+  // shared keys, give way to its recorded ops (model/attention.h), and the log says so.
+  util::logger("model")->info(
+      "{} parameters, scorer {}, normalizer {}{}, decoder {}, device {}", summary_.parameters,
+      a.scorer, a.normalizer,
+      a.coverage
+          ? (a.scorer == "additive" ? ", coverage (recorded scorer steps, not the fused ones)"
+                                    : ", coverage")
+          : "",
+      config_.model.decoder.style, device_.str());
 }
 
 namespace {

@@ -99,6 +99,12 @@ TEST(AlignmentTest, EntropyCountedByHand) {
   EXPECT_EQ(corpus.steps, 3);
   EXPECT_NEAR(corpus.mean(), 2.5 * ln2 / 3, 1e-6);
   EXPECT_DOUBLE_EQ(EntropyStats{}.mean(), 0.0);
+  // Exact zeros: 5 of the first 16 weights, 1 of the last 2.
+  EXPECT_EQ(s.weights, 16);
+  EXPECT_EQ(s.zeros, 5);
+  EXPECT_EQ(corpus.weights, 18);
+  EXPECT_DOUBLE_EQ(corpus.zero_fraction(), 6.0 / 18);
+  EXPECT_DOUBLE_EQ(EntropyStats{}.zero_fraction(), 0.0);
 }
 
 }  // namespace

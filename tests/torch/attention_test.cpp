@@ -21,13 +21,18 @@ struct Variant {
   int64_t heads = 1;
   bool key_value = false;
   std::string normalizer = "softmax";
+  bool coverage = false;
+  LocalAttention local = LocalAttention::kGlobal;  // window 1 at step 2 (kLen = 5)
 };
 
 std::string variant_name(const ::testing::TestParamInfo<Variant>& info) {
   const Variant& v = info.param;
   return v.scorer + (v.rank ? "_rank" + std::to_string(v.rank) : "") +
          (v.heads > 1 ? "_heads" + std::to_string(v.heads) : "") + (v.key_value ? "_kv" : "") +
-         "_" + v.normalizer;
+         "_" + v.normalizer + (v.coverage ? "_coverage" : "") +
+         (v.local == LocalAttention::kMonotonic    ? "_local_m"
+          : v.local == LocalAttention::kPredictive ? "_local_p"
+                                                   : "");
 }
 
 // Every scorer and every normalizer of the registries (a new one runs through every test below
@@ -45,6 +50,9 @@ std::vector<Variant> all_variants() {
           out.push_back({scorer, rank, heads, kv, normalizer});
         }
       }
+      out.push_back({scorer, rank, heads, false, "softmax", /*coverage=*/true});
+      out.push_back({scorer, rank, heads, false, "softmax", false, LocalAttention::kMonotonic});
+      out.push_back({scorer, rank, heads, true, "entmax15", false, LocalAttention::kPredictive});
     }
   }
   return out;
@@ -60,10 +68,18 @@ class AttentionTest : public ::testing::TestWithParam<Variant> {
                                .heads(v.heads)
                                .key_value(v.key_value)
                                .rank(v.rank)
-                               .normalizer(v.normalizer));
+                               .normalizer(v.normalizer)
+                               .coverage(v.coverage)
+                               .local(v.local)
+                               .window(1));
     attention_->to(torch::kDouble);
     memory_ = torch::randn({kBatch, kLen, kMemory}, torch::kDouble);
     query_ = torch::randn({kBatch, kQuery}, torch::kDouble);
+    if (v.coverage) {  // a coverage state, and w away from its zero start so that it counts
+      coverage_ = torch::rand({kBatch, v.heads, kLen}, torch::kDouble) * 2;
+      torch::NoGradGuard no_grad;
+      attention_->named_parameters()["coverage_weight"].normal_();
+    }
   }
 
   static torch::Tensor mask_of(const std::vector<int64_t>& lengths) {
@@ -73,11 +89,15 @@ class AttentionTest : public ::testing::TestWithParam<Variant> {
 
   AttentionOutput run(const torch::Tensor& memory, const torch::Tensor& query,
                       const torch::Tensor& mask) {
-    return attention_->forward(query, attention_->prepare(memory, mask));
+    return run(memory, query, mask, coverage_);
+  }
+  AttentionOutput run(const torch::Tensor& memory, const torch::Tensor& query,
+                      const torch::Tensor& mask, const torch::Tensor& coverage) {
+    return attention_->forward(query, attention_->prepare(memory, mask), coverage, /*step=*/2);
   }
 
   Attention attention_{nullptr};
-  torch::Tensor memory_, query_;
+  torch::Tensor memory_, query_, coverage_;  // coverage_: coverage variants only
   const std::vector<int64_t> lengths_{5, 3, 1};
 };
 
@@ -98,7 +118,8 @@ TEST_P(AttentionTest, RowsSumToOneAndPaddingIsExactlyZero) {
     const auto padded = row.narrow(/*dim=*/1, lengths_[b], kLen - lengths_[b]);
     EXPECT_TRUE(torch::equal(padded, torch::zeros_like(padded))) << "row " << b;
     const auto real = row.narrow(1, 0, lengths_[b]);
-    if (normalizer_spec(GetParam().normalizer).sparse) {
+    if (normalizer_spec(GetParam().normalizer).sparse ||
+        GetParam().local != LocalAttention::kGlobal) {
       EXPECT_TRUE((real >= 0).all().item<bool>());
       EXPECT_TRUE((real.amax(1) > 0).all().item<bool>());
     } else {
@@ -117,10 +138,12 @@ TEST_P(AttentionTest, PaddingContentDoesNotMatter) {
 }
 
 TEST_P(AttentionTest, PermutingPositionsPermutesWeights) {
+  if (GetParam().local != LocalAttention::kGlobal) GTEST_SKIP() << "local windows are positional";
   const auto mask = mask_of({kLen, kLen, kLen});
   const auto perm = torch::tensor({3, 0, 4, 1, 2});
   const auto a = run(memory_, query_, mask);
-  const auto b = run(memory_.index_select(1, perm), query_, mask);
+  const auto b = run(memory_.index_select(1, perm), query_, mask,
+                     coverage_.defined() ? coverage_.index_select(2, perm) : coverage_);
   EXPECT_TRUE(torch::allclose(b.weights, a.weights.index_select(2, perm), 1e-12, 1e-12));
   EXPECT_TRUE(torch::allclose(b.context, a.context, 1e-12, 1e-12));
 }
@@ -131,15 +154,17 @@ TEST_P(AttentionTest, GradientsMatchFiniteDifferences) {
   const auto mask = mask_of(lengths_);
   auto memory = memory_.clone().requires_grad_(true);
   auto query = query_.clone().requires_grad_(true);
+  auto coverage = coverage_.defined() ? coverage_.clone().requires_grad_(true) : coverage_;
   const auto probe = run(memory_, query_, mask);
   const auto r_context = torch::randn_like(probe.context);
   const auto r_weights = torch::randn_like(probe.weights);
   const auto objective = [&] {
-    const auto out = run(memory, query, mask);
+    const auto out = run(memory, query, mask, coverage);
     return (out.context * r_context).sum() + (out.weights * r_weights).sum();
   };
   objective().backward();
   std::vector<torch::Tensor> inputs = {memory, query};
+  if (coverage.defined()) inputs.push_back(coverage);
   for (auto& p : attention_->parameters()) inputs.push_back(p);
   constexpr double kStep = 1e-6;
   for (auto& x : inputs) {

@@ -69,6 +69,8 @@ TEST(HeatmapTest, WritesOneFilePerSentenceAndHeadWithIndex) {
     EXPECT_EQ(j["reference"], "a house .");
     EXPECT_EQ(j["decode"], "beam 4");
     EXPECT_EQ(j["scorer"], "additive");
+    EXPECT_EQ(j["normalizer"], "softmax");
+    EXPECT_EQ(j["coverage"], false);
     EXPECT_EQ(j["query"], "previous decoder state s_{t-1}");
     EXPECT_EQ(read(dir + "/" + heatmap_file_name(3, head)),
               heatmap_csv(s.source, s.target, s.attention.select(1, head)));

@@ -178,7 +178,9 @@ TEST(NormalizerTest, LogWeightsAreMinusInfinityOffTheSupportWithoutNan) {
 TEST(NormalizerTest, CheckpointsNameTheNormalizerUnlessItIsSoftmax) {
   config::ModelConfig m;
   const auto softmax = run::model_signature(m, 10, 10);
-  EXPECT_EQ(softmax.find("normalizer"), std::string::npos);
+  for (const char* key : {"normalizer", "coverage", "local", "window"}) {  // keys added later
+    EXPECT_EQ(softmax.find(key), std::string::npos) << key;
+  }
   m.attention.normalizer = "entmax15";
   const auto entmax = run::model_signature(m, 10, 10);
   EXPECT_NE(entmax.find("\"normalizer\":\"entmax15\""), std::string::npos);

@@ -35,7 +35,9 @@ TEST(RegistryTest, EveryScorerBuildsScoresAndCountsItsWork) {
     const auto options = model::ScorerOptions(8, 8).hidden_size(6);
     auto scorer = spec.make(options);
     const auto keys = torch::randn({2, 5, 8}), query = torch::randn({2, 8});
-    EXPECT_EQ(scorer->score(query, scorer->project_keys(keys)).sizes(), (torch::IntArrayRef{2, 5}));
+    const auto projected = scorer->project_keys(keys);
+    EXPECT_EQ(projected.size(2), spec.projected_size(options));
+    EXPECT_EQ(scorer->score(query, projected).sizes(), (torch::IntArrayRef{2, 5}));
     const auto macs = spec.macs(options);
     EXPECT_GE(macs.per_key, 0);
     EXPECT_GE(macs.per_query, 0);

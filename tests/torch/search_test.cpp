@@ -27,12 +27,17 @@ struct ModelCase {
   int64_t rank = 0;
   int64_t heads = 1;
   std::string style = "bahdanau";
+  std::string normalizer = "softmax";
+  bool coverage = false;
+  std::string local = "none";  // with a window of 1: two thirds of a 6-token source left out
 };
 
 std::string case_name(const testing::TestParamInfo<ModelCase>& info) {
   const auto& c = info.param;
   return c.scorer + (c.rank > 0 ? "_rank" + std::to_string(c.rank) : "") +
-         (c.heads > 1 ? "_heads" + std::to_string(c.heads) : "") + "_" + c.style;
+         (c.heads > 1 ? "_heads" + std::to_string(c.heads) : "") + "_" + c.style +
+         (c.normalizer != "softmax" ? "_" + c.normalizer : "") + (c.coverage ? "_coverage" : "") +
+         (c.local != "none" ? "_" + c.local : "");
 }
 
 model::Seq2Seq small_model(const ModelCase& c) {
@@ -43,7 +48,17 @@ model::Seq2Seq small_model(const ModelCase& c) {
   m.attention.scorer = c.scorer;
   m.attention.rank = c.rank;
   m.attention.heads = c.heads;
+  m.attention.normalizer = c.normalizer;
+  m.attention.coverage = c.coverage;
+  m.attention.local = c.local;
+  m.attention.window = 1;
   auto model = model::build_model(m, kVocab, kVocab);
+  if (c.coverage) {  // away from its zero start, so that the coverage state changes the scores
+    // (not so far that attention collapses onto one position and the random model repeats
+    // one word, where beam search can find nothing better than greedy)
+    torch::NoGradGuard no_grad;
+    model->named_parameters()["decoder.attention.coverage_weight"].normal_(0.0, 0.5);
+  }
   model->eval();
   return model;
 }
@@ -262,6 +277,19 @@ std::vector<ModelCase> all_cases() {
   }
   out.push_back({"additive", 0, 2, "bahdanau"});
   out.push_back({"dot", 0, 2, "luong"});
+  // Every normalizer, and the coverage state, which beam search reorders with the hypotheses.
+  for (const auto& normalizer : config::normalizer_names()) {
+    if (normalizer == "softmax") continue;  // above
+    out.push_back({"additive", 0, 1, "bahdanau", normalizer});
+    out.push_back({"scaled_dot", 0, 2, "luong", normalizer});
+  }
+  out.push_back({"additive", 0, 1, "bahdanau", "softmax", true});
+  out.push_back({"additive", 0, 2, "luong", "entmax15", true});
+  // Local attention: local-m's window follows the step, which beam search carries.
+  out.push_back({"additive", 0, 1, "bahdanau", "softmax", false, "local_m"});
+  out.push_back({"dot", 0, 2, "luong", "sparsemax", false, "local_m"});
+  out.push_back({"additive", 0, 2, "bahdanau", "softmax", true, "local_p"});
+  out.push_back({"scaled_dot", 0, 1, "luong", "entmax15", false, "local_p"});
   return out;
 }
 
