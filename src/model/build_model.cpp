@@ -73,7 +73,8 @@ double attention_parameters(const config::ModelConfig& c, double* context_size) 
   const auto& scorer = scorer_spec(a.scorer);
   if (a.coverage) n += static_cast<double>(a.heads * scorer.projected_size(sizes.scorer));
   if (config::local_attention(a) == config::LocalAttention::kPredictive) {  // W_p, v_p
-    n += linear_parameters(hidden, size, false) + linear_parameters(size, a.heads, false);
+    n += linear_parameters(hidden, size, false) +
+         linear_parameters(size, static_cast<double>(a.heads), false);
   }
   return n;
 }
