@@ -169,7 +169,7 @@ struct Config {
 // data/tokenizer.h, metrics/sacre_tokenizers.h); these torch-free copies let validation and
 // the template name them, and one test (tests/torch/registry_test.cpp) holds them equal to the
 // registries.
-const std::vector<std::string>& scorer_names();  // the scorer registry, then "none"
+const std::vector<std::string>& scorer_names();      // the scorer registry, then "none"
 const std::vector<std::string>& normalizer_names();  // model/normalizer.h
 const std::vector<std::string>& init_names();
 const std::vector<std::string>& optimizer_names();
@@ -245,8 +245,8 @@ void visit_fields(V& v, AttentionConfig& c) {
   v("normalizer", c.normalizer,
     "scores to weights: " + names_help(normalizer_names()) +
         " (sparsemax and entmax15 give exact zeros; docs/attention.md#normalizers)");
-  v("local", c.local, "where attention may look (Luong et al. 2015): " +
-                          choice_help<LocalAttention>());
+  v("local", c.local,
+    "where attention may look (Luong et al. 2015): " + choice_help<LocalAttention>());
   v("window", c.window, "local attention: D, the window's half width (2D + 1 positions)");
   v("coverage", c.coverage,
     "feed the coverage c_ti = sum_{tau<t} a_tau,i (past attention) to the scorer: keys k_i + "
