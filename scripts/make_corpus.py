@@ -9,7 +9,7 @@ Usage:
     python3 scripts/make_corpus.py --out data/en-fr [--seed 1234]
 
 Writes train/valid/test .en/.fr files (one sentence per line, UTF-8, LF) and
-gold word alignments for valid and test (.align, Pharaoh "i-j" format, sorted,
+their gold word alignments (.align, Pharaoh "i-j" format, sorted,
 i = 0-based English token index, j = 0-based French token index).  The same
 seed always gives byte-identical files: only random.Random(seed) is used and
 no iteration depends on set or hash order.  Valid/test English sources are
@@ -58,9 +58,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     train, valid, test = generate(args.seed, args.train, args.valid, args.test)
     os.makedirs(args.out, exist_ok=True)
-    write_split(args.out, "train", train, False)
-    write_split(args.out, "valid", valid, True)
-    write_split(args.out, "test", test, True)
+    write_split(args.out, "train", train)
+    write_split(args.out, "valid", valid)
+    write_split(args.out, "test", test)
     if not args.quiet:
         print(stats([("train", train), ("valid", valid), ("test", test)]))
     return 0

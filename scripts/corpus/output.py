@@ -82,7 +82,7 @@ def generate(seed, n_train, n_valid, n_test):
     return train, valid, test
 
 
-def write_split(out_dir, name, pairs, with_align):
+def write_split(out_dir, name, pairs):
     def w(path, lines):
         with open(os.path.join(out_dir, path), "w", encoding="utf-8", newline="\n") as f:
             for line in lines:
@@ -90,8 +90,7 @@ def write_split(out_dir, name, pairs, with_align):
                 f.write(line + "\n")
     w(name + ".en", [detok(p.en) for p in pairs])
     w(name + ".fr", [detok(p.fr) for p in pairs])
-    if with_align:
-        w(name + ".align", [" ".join("%d-%d" % a for a in p.align) for p in pairs])
+    w(name + ".align", [" ".join("%d-%d" % a for a in p.align) for p in pairs])
 
 
 def stats(splits):

@@ -29,7 +29,11 @@ struct Batch {
   torch::Tensor tgt_in;              // [B, T] <s> y_1 .. y_n, padded
   torch::Tensor tgt_out;             // [B, T] y_1 .. y_n </s>, padded
   std::vector<std::size_t> indices;  // which corpus examples, in row order
-  int64_t target_tokens = 0;         // real (non-pad) tokens in tgt_out
+  // [B, T, S] float: the gold alignment of each target step, rows normalized (zero where the
+  // gold links nothing); undefined unless training with guided alignment
+  // (train/guided_alignment.h).
+  torch::Tensor alignment;
+  int64_t target_tokens = 0;  // real (non-pad) tokens in tgt_out
   int64_t size() const { return src.size(0); }
 };
 

@@ -65,6 +65,24 @@ const std::vector<Choice<LocalAttention>>& choices() {
 }
 
 template <>
+const std::vector<Choice<GuidedAlignmentLoss>>& choices() {
+  static const std::vector<Choice<GuidedAlignmentLoss>> table = {
+      {"ce", GuidedAlignmentLoss::kCrossEntropy, "-sum_i G_ti log(a_ti + 1e-6)"},
+      {"mse", GuidedAlignmentLoss::kSquaredError, "sum_i (a_ti - G_ti)^2 / 2"},
+  };
+  return table;
+}
+
+template <>
+const std::vector<Choice<AlignmentHeads>>& choices() {
+  static const std::vector<Choice<AlignmentHeads>> table = {
+      {"mean", AlignmentHeads::kMean, "the heads' mean attention"},
+      {"first", AlignmentHeads::kFirst, "head 0 only; the others stay free (Garg et al. 2019)"},
+  };
+  return table;
+}
+
+template <>
 const std::vector<Choice<ReinforceBaseline>>& choices() {
   static const std::vector<Choice<ReinforceBaseline>> table = {
       {"none", ReinforceBaseline::kNone, ""},
@@ -158,6 +176,14 @@ ReinforceBaseline reinforce_baseline(const ReinforceConfig& r) {
 
 ReinforceReward reinforce_reward(const ReinforceConfig& r) {
   return parse_choice<ReinforceReward>(r.reward, "training.reinforce.reward");
+}
+
+GuidedAlignmentLoss guided_alignment_loss(const GuidedAlignmentConfig& g) {
+  return parse_choice<GuidedAlignmentLoss>(g.loss, "training.guided_alignment.loss");
+}
+
+AlignmentHeads alignment_heads(const GuidedAlignmentConfig& g) {
+  return parse_choice<AlignmentHeads>(g.heads, "training.guided_alignment.heads");
 }
 
 StoppingMetric stopping_metric(const TrainingConfig& t) {

@@ -36,6 +36,11 @@ enum class LocalAttention { kGlobal, kMonotonic, kPredictive };
 enum class ReinforceBaseline { kNone, kMovingAverage, kLearned, kLeaveOneOut };
 // training.reinforce.reward: what step t is credited with.
 enum class ReinforceReward { kToken, kRewardToGo, kSentence };
+// training.guided_alignment.loss: how attention is compared with the gold alignment matrix
+// (train/attention_loss.h).
+enum class GuidedAlignmentLoss { kCrossEntropy, kSquaredError };
+// training.guided_alignment.heads: which attention a multi-head model supervises.
+enum class AlignmentHeads { kMean, kFirst };
 // training.early_stopping_metric: what "better" means for best.pt and early stopping.
 enum class StoppingMetric { kBleu, kLoss, kPpl };
 // training.precision and evaluation.precision.
@@ -102,6 +107,7 @@ struct TrainingConfig;
 struct DecoderConfig;
 struct AttentionConfig;
 struct ReinforceConfig;
+struct GuidedAlignmentConfig;
 CorpusFormat corpus_format(const DataConfig& data);
 BatchUnit batch_unit(const TrainingConfig& training);
 DecoderStyle decoder_style(const DecoderConfig& decoder);
@@ -111,6 +117,8 @@ HardAttention hard_attention_eval(const AttentionConfig& attention);  // at eval
 LocalAttention local_attention(const AttentionConfig& attention);
 ReinforceBaseline reinforce_baseline(const ReinforceConfig& reinforce);
 ReinforceReward reinforce_reward(const ReinforceConfig& reinforce);
+GuidedAlignmentLoss guided_alignment_loss(const GuidedAlignmentConfig& guided);
+AlignmentHeads alignment_heads(const GuidedAlignmentConfig& guided);
 StoppingMetric stopping_metric(const TrainingConfig& training);
 PrecisionMode precision_mode(const std::string& name, const char* key);
 // "cuda:N" is kCuda; ConfigError naming `device` for anything else not in the table.

@@ -33,6 +33,7 @@ struct DataConfig {
   std::string test;
   std::string src_ext = "src";
   std::string tgt_ext = "tgt";
+  std::string train_alignments;
   std::string valid_alignments;
   std::string test_alignments;
   std::string tokenizer = "word";
@@ -102,6 +103,15 @@ struct ReinforceConfig {
   bool normalize = true;
 };
 
+// Guided alignment (Chen et al. 2016; Marian's --guided-alignment): a loss between the
+// attention and the gold alignments of data.train_alignments (train/attention_loss.h).
+struct GuidedAlignmentConfig {
+  double weight = 0.0;
+  std::string loss = "ce";
+  int64_t decay_steps = 0;
+  std::string heads = "mean";
+};
+
 struct TrainingConfig {
   std::string optimizer = "adam";
   double learning_rate = 1e-3;
@@ -135,6 +145,7 @@ struct TrainingConfig {
   std::string precision = "auto";
   double dist_timeout_s = 600;
   ReinforceConfig reinforce;
+  GuidedAlignmentConfig guided_alignment;
 };
 
 struct EvaluationConfig {
@@ -190,6 +201,9 @@ void visit_fields(V& v, DataConfig& c) {
   v("test", c.test, "test corpus (same format)");
   v("src_ext", c.src_ext, "parallel format: extension of source files");
   v("tgt_ext", c.tgt_ext, "parallel format: extension of target files");
+  v("train_alignments", c.train_alignments,
+    "gold alignments of train (Pharaoh i-j), for training.guided_alignment; relative to the "
+    "config file");
   v("valid_alignments", c.valid_alignments,
     "gold alignments of valid (Pharaoh i-j), optional; relative to the config file");
   v("test_alignments", c.test_alignments,
@@ -272,6 +286,19 @@ void visit_fields(V& v, ReinforceConfig& c) {
 }
 
 template <class V>
+void visit_fields(V& v, GuidedAlignmentConfig& c) {
+  v("weight", c.weight,
+    "lambda: weight of the loss between attention and data.train_alignments, per target token "
+    "(docs/attention.md#guided-alignment); 0 = off");
+  v("loss", c.loss,
+    choice_help<GuidedAlignmentLoss>() +
+        "; G: the gold alignment, each target word's row normalized to sum 1");
+  v("decay_steps", c.decay_steps,
+    "lambda falls linearly to 0 at this update, lambda (1 - step / decay_steps); 0 = constant");
+  v("heads", c.heads, "multi-head attention: " + choice_help<AlignmentHeads>());
+}
+
+template <class V>
 void visit_fields(V& v, ModelConfig& c) {
   v("emb_size", c.emb_size, "source and target embedding size");
   v("hidden_size", c.hidden_size, "GRU hidden size (encoder per direction, and decoder)");
@@ -332,6 +359,7 @@ void visit_fields(V& v, TrainingConfig& c) {
     "several processes: how long a rank waits for the others (rendezvous, each collective) "
     "before it stops with an error");
   v.section("reinforce", c.reinforce);
+  v.section("guided_alignment", c.guided_alignment);
 }
 
 template <class V>

@@ -40,6 +40,7 @@ void resolve_paths(Config& config, const std::string& config_dir,
   set("data.train", d.train, true);
   set("data.valid", d.valid, true);
   set("data.test", d.test, true);
+  set("data.train_alignments", d.train_alignments, false);
   set("data.valid_alignments", d.valid_alignments, false);
   set("data.test_alignments", d.test_alignments, false);
   set("data.sentencepiece.model", d.sentencepiece.model, false);

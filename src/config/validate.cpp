@@ -185,6 +185,12 @@ void validate_training(const TrainingConfig& t) {
   require(r.p_expect >= 0 && r.p_expect <= 1, "training.reinforce.p_expect", "must be in [0, 1]",
           r.p_expect);
   require_choice<ReinforceReward>("training.reinforce.reward", r.reward);
+  const GuidedAlignmentConfig& g = t.guided_alignment;
+  require(g.weight >= 0, "training.guided_alignment.weight", "must be >= 0 (0 = off)", g.weight);
+  require_choice<GuidedAlignmentLoss>("training.guided_alignment.loss", g.loss);
+  require(g.decay_steps >= 0, "training.guided_alignment.decay_steps",
+          "must be >= 0 (0 = constant)", g.decay_steps);
+  require_choice<AlignmentHeads>("training.guided_alignment.heads", g.heads);
 }
 
 void validate_evaluation(const EvaluationConfig& e) {
@@ -289,6 +295,11 @@ void validate(const Config& c) {
   validate_training(c.training);
   require(c.training.coverage_loss == 0 || uses_attention(c.model), "training.coverage_loss",
           "needs an attention scorer (model.attention.scorer is none)", c.training.coverage_loss);
+  const double guide = c.training.guided_alignment.weight;
+  require(guide == 0 || uses_attention(c.model), "training.guided_alignment.weight",
+          "needs an attention scorer (model.attention.scorer is none)", guide);
+  require(guide == 0 || !c.data.train_alignments.empty(), "training.guided_alignment.weight",
+          "needs data.train_alignments (the gold alignments of data.train)", guide);
   validate_evaluation(c.evaluation);
 }
 
@@ -296,6 +307,7 @@ void validate_files(const Config& c) {
   require_corpus(c.data, "data.train", c.data.train, /*needed=*/true);
   require_corpus(c.data, "data.valid", c.data.valid, /*needed=*/true);
   require_corpus(c.data, "data.test", c.data.test, /*needed=*/false);
+  require_file("data.train_alignments", c.data.train_alignments);
   require_file("data.valid_alignments", c.data.valid_alignments);
   require_file("data.test_alignments", c.data.test_alignments);
 }

@@ -53,7 +53,7 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
   r.first_step_at = process_uptime_s();
   const auto warmup = static_cast<std::size_t>(options.warmup);
   for (std::size_t i = 0; i < warmup; ++i) {
-    step(model, *optimizer, batching::make_batch(data.train, batches[i], device), reinforce);
+    step(model, *optimizer, train::training_batch(data, batches[i], device), reinforce);
   }
   for (std::size_t i = warmup; i < batches.size(); ++i) {
     r.forward_macs +=
@@ -63,7 +63,7 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
   double loss_sum = 0.0;
   const auto start = Clock::now();
   for (std::size_t i = warmup; i < batches.size(); ++i) {
-    const auto batch = batching::make_batch(data.train, batches[i], device);
+    const auto batch = train::training_batch(data, batches[i], device);
     loss_sum += step(model, *optimizer, batch, reinforce).loss;
     r.tgt_tokens += batch.target_tokens;
   }

@@ -23,7 +23,7 @@ std::vector<std::string> data_files(const config::Config& config) {
     if (path->empty()) continue;
     for (auto& f : data::corpus_files(corpus_spec(d, *path))) files.push_back(std::move(f));
   }
-  for (const auto* path : {&d.valid_alignments, &d.test_alignments}) {
+  for (const auto* path : {&d.train_alignments, &d.valid_alignments, &d.test_alignments}) {
     if (!path->empty()) files.push_back(*path);
   }
   return files;

@@ -36,6 +36,7 @@ void IntervalLog::add(const StepResult& step, const checkpoint::TrainingState& s
   loss_ += step.loss;
   ++steps_;
   tokens_ += step.tokens;
+  total_tokens_ += step.tokens;
   reinforce_.reward += step.reinforce.reward;
   reinforce_.baseline += step.reinforce.baseline;
   reinforce_.term_variance += step.reinforce.term_variance;

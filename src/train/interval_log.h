@@ -35,7 +35,8 @@ class IntervalLog {
   // Clears the progress bar so that a log line can be printed cleanly.
   void clear_bar() { bar_.clear(); }
 
-  double seconds() const;    // this run's training seconds
+  double seconds() const;                           // this run's training seconds
+  int64_t tokens() const { return total_tokens_; }  // this run's target tokens, every rank's
   double elapsed_s() const;  // training seconds, those of earlier runs of a resumed run included
 
  private:
@@ -56,6 +57,7 @@ class IntervalLog {
   // Running means since the last log line.
   double loss_ = 0.0;
   int64_t steps_ = 0, tokens_ = 0;
+  int64_t total_tokens_ = 0;  // since this run began
   ReinforceStats reinforce_;  // sums over the interval (hard attention)
 };
 

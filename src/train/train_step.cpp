@@ -34,9 +34,34 @@ int64_t TrainStep::rows_per_sentence() const {
   return samples_attention_ ? reinforce_.samples_per_sentence() : 1;
 }
 
+bool TrainStep::uses_attention_losses(const batching::Batch& batch, int64_t step) const {
+  return training_.coverage_loss > 0 ||
+         (batch.alignment.defined() &&
+          guided_alignment_weight(training_.guided_alignment, step) > 0);
+}
+
+torch::Tensor TrainStep::attention_losses(const torch::Tensor& attention,
+                                          const batching::Batch& batch, int64_t k, int64_t tokens,
+                                          int64_t step) const {
+  const double per_token = 1.0 / static_cast<double>(std::max<int64_t>(tokens, 1));
+  auto total = torch::zeros({}, attention.options().dtype(torch::kFloat));
+  if (training_.coverage_loss > 0) {
+    total = total + training_.coverage_loss * per_token * coverage_loss(attention);
+  }
+  const double guide = guided_alignment_weight(training_.guided_alignment, step);
+  if (batch.alignment.defined() && guide > 0) {
+    const auto& g = training_.guided_alignment;
+    total = total + guide * per_token *
+                        guided_alignment_loss(attention, repeat_rows(batch.alignment, k),
+                                              config::guided_alignment_loss(g),
+                                              config::alignment_heads(g));
+  }
+  return total;
+}
+
 StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer& optimizer,
                                  const batching::Batch& batch, std::vector<double>& reinforce_state,
-                                 int interrupt) const {
+                                 int interrupt, int64_t step) const {
   threads_.update();
   model->train();
   optimizer.zero_grad();
@@ -48,16 +73,14 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
   loss::LossResult loss;
   {
     const device::AutocastGuard autocast(device_, precision_);  // forward and loss only
-    const bool attention_loss = training_.coverage_loss > 0;
+    const bool attention_loss = uses_attention_losses(batch, step);
     const auto out = model->forward(repeat_rows(batch.src, k), repeat_rows(batch.src_lengths, k),
                                     repeat_rows(batch.tgt_in, k), training_.teacher_forcing,
                                     /*keep_attention=*/attention_loss);
     loss = loss::sequence_loss(out.logits, out.token_index, tgt_out, training_.label_smoothing);
     total = loss.loss;
-    if (attention_loss) {
-      total = total + training_.coverage_loss * coverage_loss(out.attention) /
-                          static_cast<double>(std::max<int64_t>(loss.tokens, 1));
-    }
+    if (attention_loss)
+      total = total + attention_losses(out.attention, batch, k, loss.tokens, step);
     if (samples_attention_) {
       const auto mask = tgt_out.ne(data::Vocab::kPad).to(loss.token_nll.dtype());
       total =

@@ -3,6 +3,8 @@
 //   forward (teacher forcing), label-smoothed cross-entropy per target token,
 //   + the REINFORCE term / tokens for hard attention trained by sampling (train/reinforce.h),
 //   + lambda x the coverage loss / tokens (training.coverage_loss, train/attention_loss.h),
+//   + lambda_t x the guided alignment loss / tokens when the batch has gold alignments
+//     (training.guided_alignment, train/guided_alignment.h),
 //   finite check, backward, global gradient-norm clipping, optimizer step.
 
 #include <torch/torch.h>
@@ -35,15 +37,20 @@ class TrainStep {
   // Updates `model` with `optimizer` on `batch`; `reinforce_state` is what REINFORCE carries
   // from step to step (train/reinforce.h; unused otherwise).
   // With several processes, `interrupt` (a signal this rank received, or 0) travels with the
-  // step's counts so that every rank learns of it at the same step.
+  // step's counts so that every rank learns of it at the same step. `step`: the update's index
+  // (from 0), which the guided alignment weight's decay follows.
   StepResult operator()(model::Seq2Seq& model, torch::optim::Optimizer& optimizer,
                         const batching::Batch& batch, std::vector<double>& reinforce_state,
-                        int interrupt = 0) const;
+                        int interrupt = 0, int64_t step = 0) const;
 
   // Sentences the model decodes per batch row: K for leave-one-out REINFORCE, else 1.
   int64_t rows_per_sentence() const;
 
  private:
+  // The attention losses' sum, each x lambda / tokens (0 when neither applies).
+  torch::Tensor attention_losses(const torch::Tensor& attention, const batching::Batch& batch,
+                                 int64_t k, int64_t tokens, int64_t step) const;
+  bool uses_attention_losses(const batching::Batch& batch, int64_t step) const;
   // Global gradient-norm clipping of every parameter but the learned REINFORCE baseline's.
   void clip_gradients(model::Seq2Seq& model) const;
 

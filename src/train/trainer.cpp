@@ -190,7 +190,7 @@ TrainSummary Trainer::train() {
     const auto batches = data_.batcher->epoch_batches(state_.epoch);
     while (!should_stop() && state_.epoch_batch < static_cast<int64_t>(batches.size())) {
       const auto& indices = batches[static_cast<std::size_t>(state_.epoch_batch)];
-      const auto batch = batching::make_batch(data_.train, indices, device_);
+      const auto batch = training_batch(data_, indices, device_);
       const StepResult step = train_step(batch);
       ++state_.step;
       ++state_.epoch_batch;
@@ -216,6 +216,7 @@ TrainSummary Trainer::train() {
   summary_.steps = state_.step;
   summary_.epochs = display_epoch(state_);
   summary_.seconds = log_->seconds();
+  summary_.tokens = log_->tokens();
   ranks_.log_traffic(summary_.seconds);
   summary_.averaged = keeper_->average_at_end();
   return summary_;
@@ -232,8 +233,8 @@ StepResult Trainer::train_step(const batching::Batch& batch) {
   lr_ =
       scheduled_learning_rate(config_.training, state_.step, planned_steps_, state_.learning_rate);
   set_learning_rate(*optimizer_, lr_);
-  const StepResult r =
-      (*step_)(model_, *optimizer_, batch, state_.reinforce, util::InterruptGuard::pending());
+  const StepResult r = (*step_)(model_, *optimizer_, batch, state_.reinforce,
+                                util::InterruptGuard::pending(), state_.step);
   if (!r.finite || exploding(r.loss, data_.tgt_vocab.size())) diverged("the training loss", r.loss);
   return r;
 }

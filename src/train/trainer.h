@@ -32,6 +32,7 @@ namespace s2s::train {
 struct TrainSummary {
   int64_t steps = 0;
   double seconds = 0.0;
+  int64_t tokens = 0;  // target tokens trained on in `seconds` (every rank's)
   std::optional<ValidationResult> best;
   int64_t best_step = 0;  // the step of best.pt
   int64_t epochs = 0;     // epochs begun

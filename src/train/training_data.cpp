@@ -1,5 +1,6 @@
 #include "train/training_data.h"
 
+#include "train/guided_alignment.h"
 #include "util/logging.h"
 
 namespace s2s::train {
@@ -31,6 +32,9 @@ TrainingData prepare_training_data(const config::Config& config, const run::RunP
                              t.tgt_vocab.size());
   t.train = batching::encode_corpus(t.train_text, t.src_vocab, t.tgt_vocab);
   t.valid = batching::encode_corpus(t.valid_text, t.src_vocab, t.tgt_vocab);
+  if (config.training.guided_alignment.weight > 0) {
+    t.alignments = load_train_alignments(d, t.train_text, *t.src_tokenizer);
+  }
   data::BatcherOptions b;
   b.batch_size = config.training.batch_size;
   b.unit = data::parse_batch_unit(config.training.batch_type);
@@ -40,6 +44,16 @@ TrainingData prepare_training_data(const config::Config& config, const run::RunP
   b.world_size = world_size;
   t.batcher = std::make_unique<data::Batcher>(t.train.src_lengths(), t.train.tgt_lengths(), b);
   return t;
+}
+
+batching::Batch training_batch(const TrainingData& data, const std::vector<std::size_t>& indices,
+                               const torch::Device& device) {
+  auto batch = batching::make_batch(data.train, indices, device);
+  if (!data.alignments.empty()) {
+    batch.alignment = gold_alignment_matrix(data.alignments, indices, batch.tgt_out.size(1),
+                                            batch.src.size(1), device);
+  }
+  return batch;
 }
 
 }  // namespace s2s::train

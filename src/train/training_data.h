@@ -10,6 +10,7 @@
 #include "data/corpus.h"
 #include "data/tokenizer.h"
 #include "data/vocab.h"
+#include "eval/alignment.h"
 #include "run/run_dir.h"
 #include "run/tokenizers.h"
 
@@ -21,6 +22,9 @@ struct TrainingData {
   data::TokenizedCorpus train_text;  // pairs longer than data.max_len filtered out
   data::TokenizedCorpus valid_text;  // every pair: validation BLEU covers the whole split
   batching::EncodedCorpus train, valid;
+  // The gold alignment of each training pair (train/guided_alignment.h), when guided alignment
+  // trains: training.guided_alignment.weight > 0; else empty.
+  std::vector<eval::Alignment> alignments;
   std::unique_ptr<data::Batcher> batcher;  // the training batches of every epoch
 };
 
@@ -30,5 +34,10 @@ struct TrainingData {
 TrainingData prepare_training_data(const config::Config& config,
                                    const run::RunPaths* vocabularies = nullptr, int64_t rank = 0,
                                    int64_t world_size = 1);
+
+// The training pairs `indices` as a batch on `device`, with their gold alignment matrix when
+// `data` has alignments.
+batching::Batch training_batch(const TrainingData& data, const std::vector<std::size_t>& indices,
+                               const torch::Device& device);
 
 }  // namespace s2s::train

@@ -12,6 +12,7 @@
 #include "checkpoint/load_run.h"
 #include "config/json_io.h"
 #include "eval/translate.h"
+#include "support/reverse_task.h"
 #include "support/temp_dir.h"
 #include "train/trainer.h"
 #include "util/error.h"
@@ -21,22 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Sequence reversal over 10 symbols: "c a f" -> "f a c". Needs attention to be solved reliably
-// by a small model (the fixed summary vector alone struggles with longer inputs).
-void write_reverse_split(const fs::path& prefix, int n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::ofstream src(prefix.string() + ".src"), tgt(prefix.string() + ".tgt");
-  for (int i = 0; i < n; ++i) {
-    const auto len = 3 + rng() % 6;
-    std::vector<std::string> tokens;
-    for (uint32_t j = 0; j < len; ++j)
-      tokens.push_back(std::string(1, static_cast<char>('a' + rng() % 10)));
-    for (std::size_t j = 0; j < tokens.size(); ++j) src << (j ? " " : "") << tokens[j];
-    for (std::size_t j = tokens.size(); j-- > 0;) tgt << tokens[j] << (j ? " " : "");
-    src << "\n";
-    tgt << "\n";
-  }
-}
+using test_support::write_reverse_split;
 
 class TrainTest : public test_support::TempDirTest {
  protected:
