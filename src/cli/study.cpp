@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "cli/study_attention.h"
 #include "config/json_io.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -137,7 +138,8 @@ void check_csv(const std::string& path) {
 }  // namespace
 
 void setup_study(CLI::App& app) {
-  CLI::App* study = app.add_subcommand("study", "Experiments: why attention scales by 1/sqrt(D)");
+  CLI::App* study = app.add_subcommand(
+      "study", "Experiments: why attention scales by 1/sqrt(D); attention variants side by side");
   study->require_subcommand(1);
 
   auto scaling = std::make_shared<StudyScalingArgs>();
@@ -180,6 +182,7 @@ void setup_study(CLI::App& app) {
     init->training.seed = init->stack.seed;
     run_study_init(*init);
   });
+  setup_study_attention(*study);
 }
 
 // Every size has a bound, checked before any work: what the tensors of the largest allowed

@@ -1,6 +1,7 @@
 #pragma once
 // `s2s study scaling` and `s2s study init`: the experiments of experiments/study.h as aligned
-// tables on stdout, and the same rows as CSV with --csv FILE.
+// tables on stdout, and the same rows as CSV with --csv FILE. `s2s study attention` is in
+// cli/study_attention.h.
 //
 //   s2s study scaling [--dims 16,32,...] [--keys 64] [--samples 2000] [--seed 1] [--csv FILE]
 //   s2s study init [--depth 20] [--width 256] [--seed 1] [--csv FILE] [--train-steps 300]

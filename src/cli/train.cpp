@@ -58,12 +58,8 @@ void print_summary(const train::TrainSummary& s, const run::RunPaths& paths,
             paths.dir);
 }
 
-struct TestResults {
-  std::optional<EvaluateResult> scores;
-  bool heatmaps = false;
-};
+}  // namespace
 
-// The training-time results of `checkpoint`: test.hyp, test.scores.json and the heatmaps.
 TestResults run_test(const config::Config& config, const run::RunPaths& paths,
                      const std::string& checkpoint) {
   TestResults results;
@@ -85,6 +81,8 @@ TestResults run_test(const config::Config& config, const run::RunPaths& paths,
   }
   return results;
 }
+
+namespace {
 
 train::TrainOptions training_options(const TrainArgs& args) {
   train::TrainOptions options;

@@ -6,8 +6,13 @@
 // tokenizers) and decodes the test split with each and with their ensemble.
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "cli/evaluate.h"
+#include "config/config.h"
+#include "run/run_dir.h"
 
 namespace s2s::cli {
 
@@ -21,6 +26,16 @@ struct TrainArgs {
 };
 
 void setup_train(CLI::App& app);
+
+// What a training writes about its test split: test.hyp and test.scores.json, and the
+// heatmaps of its first sentences (evaluation.heatmaps, when the model has attention).
+struct TestResults {
+  std::optional<EvaluateResult> scores;
+  bool heatmaps = false;
+};
+TestResults run_test(const config::Config& config, const run::RunPaths& paths,
+                     const std::string& checkpoint);
+
 void run_train(const TrainArgs& args);
 
 }  // namespace s2s::cli

@@ -48,7 +48,7 @@ expect 2 "^error: --beam must be an integer in \[1, 100\], got '0' \(see s2s eva
   "$s2s" evaluate --run "$run" --beam 0
 expect 2 "^error: --beam must be an integer in \[1, 100\], got 'five'" "$s2s" evaluate --run "$run" --beam five
 expect 2 "\(see s2s evaluate --help\)" "$s2s" evaluate
-expect 2 "unknown study command 'foo' \(valid: scaling, init\)" "$s2s" study foo
+expect 2 "unknown study command 'foo' \(valid: scaling, init, attention\)" "$s2s" study foo
 expect 2 "--csv: folder not found: $work/nowhere" "$s2s" study scaling --csv "$work/nowhere/x.csv"
 expect 2 "$work/data: not a run directory \(no config.json\)" "$s2s" evaluate --run "$work/data"
 
