@@ -139,7 +139,7 @@ bool any_stream_open(const std::vector<Worker>& workers) {
 struct Stopper {
   std::vector<Worker>& workers;
   bool stopping = false;
-  std::chrono::steady_clock::time_point since;
+  std::chrono::steady_clock::time_point since{};
 
   void signal_running(int signal) {
     for (auto& w : workers) {
