@@ -14,6 +14,7 @@
 #include "train/trainer.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/strings.h"
 #include "util/table.h"
 
 namespace s2s::cli {
@@ -35,19 +36,13 @@ struct StudyRow {
   double tokens_per_s = 0.0, minutes = 0.0;
 };
 
-std::string names_of(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 void check_names(const char* flag, const std::vector<std::string>& given,
                  const std::vector<std::string>& valid) {
   if (given.empty()) throw UserError(std::string(flag) + ": give at least one name");
   for (const auto& name : given) {
     if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
       throw UserError(std::string(flag) + ": unknown name '" + name +
-                      "' (valid: " + names_of(valid) + ")");
+                      "' (valid: " + util::join(valid, ", ") + ")");
     }
   }
 }
@@ -214,11 +209,11 @@ void setup_study_attention(CLI::App& study) {
       "attention", "Normalizers, coverage, local and guided attention trained side by side");
   a->add_option("--config", args->config, "Config for the corpus, model and defaults")
       ->capture_default_str();
-  a->add_option("--scorers", args->scorers, "Scorers: " + names_of(config::scorer_names()))
+  a->add_option("--scorers", args->scorers, "Scorers: " + util::join(config::scorer_names(), ", "))
       ->delimiter(',')
       ->capture_default_str();
   a->add_option("--normalizers", args->normalizers,
-                "Normalizers: " + names_of(config::normalizer_names()))
+                "Normalizers: " + util::join(config::normalizer_names(), ", "))
       ->delimiter(',')
       ->capture_default_str();
   std::string variants_help = "Variants:";

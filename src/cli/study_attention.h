@@ -25,9 +25,10 @@ struct StudyAttentionArgs {
   std::vector<std::string> scorers = {"additive"};
   std::vector<std::string> normalizers = {"softmax", "sparsemax", "entmax15"};
   std::vector<std::string> variants = {"none", "coverage", "local_m", "local_p", "guided"};
-  int64_t steps = 700;        // updates per run; 0 = the config's own budget
-  int64_t window = 3;         // D of the local variants
-  double guide_weight = 0.1;  // lambda of the guided variant (chosen on validation: docs/results.md)
+  int64_t steps = 700;  // updates per run; 0 = the config's own budget
+  int64_t window = 3;   // D of the local variants
+  double guide_weight =
+      0.1;  // lambda of the guided variant (chosen on validation: docs/results.md)
   std::string out = "runs/study-attention";
   bool overwrite = false;  // train again in run directories a study left there
   std::string csv;         // also write the rows here, "" = no CSV

@@ -49,12 +49,12 @@ std::vector<eval::Alignment> load_train_alignments(const config::DataConfig& dat
                                                    const data::Tokenizer& src_tokenizer) {
   if (data.train_alignments.empty()) return {};
   const auto& path = data.train_alignments;
-  const auto raw = data::read_corpus(run::corpus_spec(data, data.train));
+  const auto spec = run::corpus_spec(data, data.train);
+  const auto raw = data::read_corpus(spec);
   const auto lines = eval::read_alignments(path);
   if (lines.size() != raw.size()) {
     throw InputError(path + ": " + std::to_string(lines.size()) + " alignment lines for " +
-                     std::to_string(raw.size()) + " sentence pairs of " +
-                     data::describe(run::corpus_spec(data, data.train)));
+                     std::to_string(raw.size()) + " sentence pairs of " + data::describe(spec));
   }
   const auto by_line = pairs_by_line(raw);
   const bool pieces = src_tokenizer.has_pieces();
@@ -102,9 +102,9 @@ torch::Tensor gold_alignment_matrix(const std::vector<eval::Alignment>& alignmen
   auto g = gold.accessor<float, 3>();
   for (int64_t b = 0; b < rows; ++b) {
     for (const auto& [i, j] : alignments.at(indices[static_cast<std::size_t>(b)])) {
-      // A pair cut by the batch never happens (links were checked against the tokens), but a
-      // bound check costs nothing here.
-      if (i < sources && j < steps) g[b][j][i] = 1.0F;
+      // Links were checked against the tokens, and the batch holds every token plus </s>.
+      TORCH_CHECK(i < sources && j < steps, "alignment link outside its batch row");
+      g[b][j][i] = 1.0F;
     }
   }
   // Each linked row sums to 1; unlinked rows stay 0.

@@ -13,6 +13,8 @@ TrainStep::TrainStep(const config::Config& config, torch::Device device,
                      device::Precision precision, Distributed* distributed)
     : training_(config.training),
       samples_attention_(config::samples_attention(config.model)),
+      guided_loss_(config::guided_alignment_loss(config.training.guided_alignment)),
+      guided_heads_(config::alignment_heads(config.training.guided_alignment)),
       reinforce_(config.training.reinforce),
       device_(device),
       precision_(precision),
@@ -50,11 +52,9 @@ torch::Tensor TrainStep::attention_losses(const torch::Tensor& attention,
   }
   const double guide = guided_alignment_weight(training_.guided_alignment, step);
   if (batch.alignment.defined() && guide > 0) {
-    const auto& g = training_.guided_alignment;
     total = total + guide * per_token *
                         guided_alignment_loss(attention, repeat_rows(batch.alignment, k),
-                                              config::guided_alignment_loss(g),
-                                              config::alignment_heads(g));
+                                              guided_loss_, guided_heads_);
   }
   return total;
 }

@@ -56,6 +56,8 @@ class TrainStep {
 
   config::TrainingConfig training_;
   bool samples_attention_;  // hard attention trained with REINFORCE
+  config::GuidedAlignmentLoss guided_loss_;
+  config::AlignmentHeads guided_heads_;
   Reinforce reinforce_;
   torch::Device device_;
   device::Precision precision_;

@@ -147,26 +147,20 @@ TEST_F(TrainAlignmentsTest, FilteredPairsKeepTheGoldOfTheirLines) {
 }
 
 TEST_F(TrainAlignmentsTest, RefusesAnotherLineCountOrALinkOutsideItsSentence) {
-  data_.train_alignments = write("short.align", "0-1 1-0\n0-0\n");
-  try {
-    train::load_train_alignments(data_, corpus(), tokenizer_);
-    FAIL() << "a file with too few lines was read";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("short.align: 2 alignment lines for 3 sentence pairs"),
-              std::string::npos)
-        << e.what();
-  }
-  data_.train_alignments = write("outside.align", "0-1 1-0\n0-0\n0-1\n");
-  try {
-    train::load_train_alignments(data_, corpus(), tokenizer_);
-    FAIL() << "a link outside its sentence was read";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("outside.align:3: link 0-1 lies outside"),
-              std::string::npos)
-        << e.what();
-  }
-  data_.train_alignments = write("bad.align", "0-1 1-0\n0-0\nx-1\n");
-  EXPECT_THROW(train::load_train_alignments(data_, corpus(), tokenizer_), InputError);
+  // Reading `name` with `contents` throws InputError whose message holds `expected`.
+  const auto refused = [&](const std::string& name, const std::string& contents,
+                           const std::string& expected) {
+    data_.train_alignments = write(name, contents);
+    try {
+      train::load_train_alignments(data_, corpus(), tokenizer_);
+      ADD_FAILURE() << name << " was read";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  refused("short.align", "0-1 1-0\n0-0\n", "short.align: 2 alignment lines for 3 sentence pairs");
+  refused("outside.align", "0-1 1-0\n0-0\n0-1\n", "outside.align:3: link 0-1 lies outside");
+  refused("bad.align", "0-1 1-0\n0-0\nx-1\n", "bad.align:3: bad alignment link 'x-1'");
 }
 
 }  // namespace
