@@ -1,8 +1,8 @@
 # One library target per source folder, with layers that only point down:
 #
 #   cli -> experiments -> train -> eval -> checkpoint -> run -> data -> config -> util
-#                                    |          `-> device, model -> platform -> util
-#                                    `-> loss, batching -> data;  metrics -> util
+#    |                             ^ |          `-> device, model -> platform -> util
+#    `-> serve --------------------' `-> loss, batching -> data;  metrics -> util
 #
 # (and each layer also names the lower ones it includes directly: the root CMakeLists.txt).
 # s2s_layer(NAME USES dep...) builds src/NAME/*.cpp into s2s_NAME, linked to the layers it names.

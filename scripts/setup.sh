@@ -14,6 +14,8 @@ packages=(
   libgloo-dev           # c10d's Gloo process group headers (several processes)
   libsentencepiece-dev  # subword tokenization (data.tokenizer = "sentencepiece")
   libcli11-dev          # command line
+  libcpp-httplib-dev    # `s2s serve`: an HTTP server library (a header and a small shared library)
+  pkg-config            # finds cpp-httplib's build flags
   libspdlog-dev         # logging
   nlohmann-json3-dev    # config, metrics
   libgtest-dev          # unit tests

@@ -2,7 +2,7 @@
 # Sets up, builds and runs every test (unit, cli, integration, robustness). Arguments go to
 # ctest, e.g. `scripts/test.sh -L unit` for the fast unit tests only.
 # `scripts/test.sh --asan` builds with AddressSanitizer + UndefinedBehaviorSanitizer into
-# build-asan/ and runs the unit and robustness suites there (CI runs both).
+# build-asan/ and runs the unit, robustness and serve suites there (CI runs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test

@@ -17,6 +17,7 @@
 #include "cli/config.h"
 #include "cli/evaluate.h"
 #include "cli/report.h"
+#include "cli/serve.h"
 #include "cli/study.h"
 #include "cli/train.h"
 #include "cli/translate.h"
@@ -34,6 +35,7 @@ void setup_verbs(CLI::App& app) {
   setup_train(app);
   setup_evaluate(app);
   setup_translate(app);
+  setup_serve(app);
   setup_attention(app);
   setup_average(app);
   setup_report(app);
