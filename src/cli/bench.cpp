@@ -16,6 +16,7 @@
 #include "device/device.h"
 #include "device/precision.h"
 #include "experiments/bench.h"
+#include "experiments/breakdown.h"
 #include "experiments/machine.h"
 #include "model/build_model.h"
 #include "platform/openblas.h"
@@ -27,6 +28,25 @@
 namespace s2s::cli {
 namespace {
 
+// A unit of work (a training step, a decoded sentence) and where its time went, per unit.
+struct Observed {
+  std::string unit;
+  experiments::ShareSeconds seconds{};  // per unit
+  double total() const {
+    double t = 0;
+    for (const double s : seconds) t += s;
+    return t;
+  }
+};
+
+// The shares a Breakdown collected over `wall` seconds of `units` units.
+Observed observed(const std::string& unit, const experiments::Breakdown& b, double wall,
+                  int64_t units) {
+  Observed o{unit, b.seconds(wall)};
+  for (auto& s : o.seconds) s /= static_cast<double>(std::max<int64_t>(units, 1));
+  return o;
+}
+
 // What one scorer measured.
 struct ScorerReport {
   std::string scorer;
@@ -34,6 +54,7 @@ struct ScorerReport {
   experiments::TrainBenchResult train;
   std::optional<experiments::DecodeBenchResult> greedy, beam;
   double peak_rss_mib = 0.0;
+  std::vector<Observed> breakdown;  // --breakdown: training step, greedy and beam sentences
 };
 
 // What the whole process measured, shared by every scorer's report.
@@ -74,6 +95,27 @@ config::Config with_scorer(const config::Config& base, const std::string& scorer
   return c;
 }
 
+// A second pass of what bench_one timed, observed: training steps from the current weights
+// (before --weights are loaded, as the timed pass), then decoding.
+std::vector<Observed> observe_training(const config::Config& c, const train::TrainingData& data,
+                                       model::Seq2Seq& model, torch::Device device,
+                                       const MachineReport& m, const BenchArgs& o) {
+  experiments::Breakdown b;
+  const auto t =
+      experiments::bench_training(c, data, model, device, m.train_precision, {o.steps, 0});
+  return {observed("training step", b, t.seconds, t.steps)};
+}
+
+Observed observe_decoding(const config::Config& c, const train::TrainingData& data,
+                          const model::Seq2Seq& model, torch::Device device, const MachineReport& m,
+                          const BenchArgs& o, int64_t beam) {
+  experiments::Breakdown b;
+  const auto d = experiments::bench_decoding(model, data, c.evaluation, beam, o.decode_sentences,
+                                             device, m.eval_precision);
+  return observed(beam == 1 ? "greedy sentence" : fmt::format("beam{} sentence", beam), b,
+                  d.seconds, d.sentences);
+}
+
 ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
                        torch::Device device, const MachineReport& m, const BenchArgs& o) {
   ScorerReport r;
@@ -87,6 +129,7 @@ ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
   r.tgt_vocab = data.tgt_vocab.size();
   r.train =
       experiments::bench_training(c, data, model, device, m.train_precision, {o.steps, o.warmup});
+  if (o.breakdown) r.breakdown = observe_training(c, data, model, device, m, o);
   if (!o.weights.empty()) {
     checkpoint::load_checkpoint(
         o.weights, *model, /*optimizer=*/nullptr,
@@ -100,6 +143,10 @@ ScorerReport bench_one(const config::Config& c, const train::TrainingData& data,
     if (o.beam > 1) {
       r.beam = experiments::bench_decoding(model, data, c.evaluation, o.beam, o.decode_sentences,
                                            device, m.eval_precision);
+    }
+    if (o.breakdown) {
+      r.breakdown.push_back(observe_decoding(c, data, model, device, m, o, 1));
+      if (o.beam > 1) r.breakdown.push_back(observe_decoding(c, data, model, device, m, o, o.beam));
     }
   }
   r.peak_rss_mib = experiments::peak_rss_mib();
@@ -165,6 +212,16 @@ nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m
   put_decode(j, "greedy", r.greedy);
   j["beam_size"] = o.beam;
   put_decode(j, "beam", r.beam);
+  if (!r.breakdown.empty()) {
+    auto& out = j["breakdown_ms"];  // per unit, by share (experiments/breakdown.h)
+    for (const auto& b : r.breakdown) {
+      auto& unit = out[b.unit];
+      for (std::size_t i = 0; i < experiments::kShares; ++i) {
+        unit[experiments::share_name(static_cast<experiments::Share>(i))] =
+            rounded(1000.0 * b.seconds[i], 4);
+      }
+    }
+  }
   j["peak_rss_mib"] = rounded(r.peak_rss_mib, 1);
   j["blas_check_gflop_per_s"] = rounded(m.blas_check_gflops, 2);
   j["blas_kernels"] = platform::openblas_kernels();
@@ -192,6 +249,12 @@ void print_table(const std::vector<ScorerReport>& reports, const MachineReport& 
                              100.0 * gflops / m.matching_probe(), format_rate(r.greedy),
                              format_rate(r.beam), r.peak_rss_mib);
   }
+  for (const auto& r : reports) {
+    for (const auto& b : r.breakdown) {
+      std::cout << fmt::format("{} {}: {:.3f} ms: {}\n", r.scorer, b.unit, 1000.0 * b.total(),
+                               experiments::format_shares(b.seconds));
+    }
+  }
 }
 
 }  // namespace
@@ -215,6 +278,9 @@ void setup_bench(CLI::App& app) {
                   "Attention scorers to measure: 'all' or a comma-separated list "
                   "(default: the config's)");
   sub->add_flag("--json", args->json, "One JSON object per scorer on stdout");
+  sub->add_flag("--breakdown", args->breakdown,
+                "Also show where a training step and a decoded sentence spend their time "
+                "(matrix products, attention, GRU, loss, optimizer, ...), from a second pass");
   sub->callback([args] { run_bench(*args); });
 }
 

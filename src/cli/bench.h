@@ -25,6 +25,9 @@ struct BenchArgs {
   // of the barely trained bench model, whose hypotheses end at once under beam search.
   std::string weights;
   bool json = false;  // one JSON object per scorer on stdout
+  // Also where a training step and a decoded sentence spend their time, by component
+  // (experiments/breakdown.h), from a second, observed pass.
+  bool breakdown = false;
 };
 
 void setup_bench(CLI::App& app);

@@ -1,6 +1,8 @@
 // Beam search: the K best prefixes per sentence stay alive; finished hypotheses are ranked by
 // the GNMT length-normalized score (eval/search.h).
 
+#include <ATen/record_function.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -282,6 +284,7 @@ std::vector<std::vector<Hypothesis>> beam_search(const Ensemble& models,
     const auto out = models.step(prev, state, placed.memory);
     const auto logp = detail::masked_log_probs(out.log_probs, masks, placed.limits.le(t));
     if (keep) attention.push_back(detail::scatter_rows(out.attention, placed.slots, rows));
+    RECORD_USER_SCOPE("s2s::search");  // experiments/breakdown.h: to the end of the step
     select_beams(st, step_candidates(logp, scores, K), t);
     const auto n = static_cast<int64_t>(st.sentences.size()), ended = st.ended();
     if (ended == n) break;

@@ -1,5 +1,7 @@
 // Greedy search: y_t = argmax_y log p(y | y_<t, x) for every row of the batch at once.
 
+#include <ATen/record_function.h>
+
 #include <algorithm>
 
 #include "data/vocab.h"
@@ -66,6 +68,7 @@ std::vector<std::vector<Hypothesis>> greedy_search(const Ensemble& models,
   int64_t steps = 0;
   while (steps <= longest) {
     const auto out = models.step(prev, encoded.state, encoded.memory);
+    RECORD_USER_SCOPE("s2s::search");  // experiments/breakdown.h: to the end of the step
     const auto logp = detail::masked_log_probs(out.log_probs, masks, limits.le(steps));  // [n, V]
     const auto [best_logp, best] = logp.max(/*dim=*/1);
     // Rows already done emit <pad> and add nothing to their score.

@@ -1,5 +1,7 @@
 #include "loss/loss.h"
 
+#include <ATen/record_function.h>
+
 #include "data/vocab.h"
 #include "loss/cross_entropy_kernel.h"
 
@@ -78,6 +80,7 @@ CrossEntropyTerms cross_entropy_terms(const Tensor& logits, const Tensor& gold, 
 
 LossResult sequence_loss(const Tensor& logits, const Tensor& token_index, const Tensor& targets,
                          double label_smoothing) {
+  RECORD_USER_SCOPE("s2s::loss");  // experiments/breakdown.h
   const auto flat_targets = targets.reshape({-1}).index_select(0, token_index);  // [N]
   const auto terms = cross_entropy_terms(logits, flat_targets, label_smoothing > 0);
   const auto mask = flat_targets.ne(data::Vocab::kPad);

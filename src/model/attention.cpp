@@ -1,5 +1,7 @@
 #include "model/attention.h"
 
+#include <ATen/record_function.h>
+
 #include <limits>
 
 namespace s2s::model {
@@ -78,6 +80,7 @@ AttentionImpl::AttentionImpl(const AttentionOptions& o)
 }
 
 AttentionMemory AttentionImpl::prepare(const torch::Tensor& memory, const torch::Tensor& mask) {
+  RECORD_USER_SCOPE("s2s::attention");  // experiments/breakdown.h
   const int64_t batch = memory.size(0), len = memory.size(1), m = options_.heads();
   // These products, once a batch, run under the caller's autocast (bf16 under mixed precision).
   // On a CPU the steps that read their results run in fp32 (model/gru.h): cast back for them.
@@ -142,6 +145,7 @@ torch::Tensor AttentionImpl::window_bias(const torch::Tensor& query, const Atten
 
 AttentionOutput AttentionImpl::forward(const torch::Tensor& query, const AttentionMemory& mem,
                                        const torch::Tensor& coverage, int64_t step) {
+  RECORD_USER_SCOPE("s2s::attention");
   const int64_t batch = query.size(0), m = options_.heads();
   const int64_t len = mem.projected.tensor.size(2), rows = batch * m;
   auto q = query_proj_ ? query_proj_(query) : query;  // [B, m * dq]

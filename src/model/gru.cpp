@@ -1,6 +1,7 @@
 #include "model/gru.h"
 
 #include <ATen/autocast_mode.h>
+#include <ATen/record_function.h>
 
 #include <string>
 #include <vector>
@@ -35,6 +36,7 @@ AutocastOff::~AutocastOff() {
 GruOutput bidirectional_gru(torch::nn::GRUImpl& rnn, const torch::Tensor& x,
                             const torch::Tensor& lengths, double dropout, bool training,
                             bool bf16_hidden) {
+  RECORD_USER_SCOPE("s2s::gru");  // experiments/breakdown.h
   const int64_t batch = x.size(0), steps = x.size(1);
   const auto sorted = lengths.to(torch::kLong).sort(/*dim=*/0, /*descending=*/true);
   const auto order = std::get<1>(sorted).to(x.device());

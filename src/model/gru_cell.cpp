@@ -1,5 +1,7 @@
 #include "model/gru_cell.h"
 
+#include <ATen/record_function.h>
+
 #include "model/gru.h"
 #include "model/gru_gates.h"
 
@@ -105,6 +107,7 @@ StepCell share_cell(torch::nn::GRUCellImpl& cell, bool bf16) {
 }
 
 torch::Tensor gru_cell_step(const StepCell& cell, const torch::Tensor& x, const torch::Tensor& h) {
+  RECORD_USER_SCOPE("s2s::gru");  // experiments/breakdown.h
   if (!cell.w_ih.grad.defined() || !torch::GradMode::is_enabled()) {
     const AutocastOff no_autocast;
     return cell_forward(x, h, product_weights(cell), /*for_backward=*/false).gates.next;

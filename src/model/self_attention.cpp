@@ -1,5 +1,7 @@
 #include "model/self_attention.h"
 
+#include <ATen/record_function.h>
+
 #include <cmath>
 #include <limits>
 
@@ -21,6 +23,7 @@ SelfAttentionImpl::SelfAttentionImpl(const SelfAttentionOptions& o) : options_(o
 
 SelfAttentionOutput SelfAttentionImpl::forward(const torch::Tensor& states,
                                                const torch::Tensor& mask) {
+  RECORD_USER_SCOPE("s2s::attention");  // experiments/breakdown.h
   const int64_t batch = states.size(0), len = states.size(1), m = options_.heads();
   const int64_t d = options_.size() / m;
   // [B, S, D] -> [B, m, S, d]

@@ -1,5 +1,7 @@
 #include "train/train_step.h"
 
+#include <ATen/record_function.h>
+
 #include <cmath>
 #include <csignal>
 
@@ -114,8 +116,11 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
   if (!result.finite) return result;
   total.backward();
   if (distributed_ != nullptr) distributed_->average_gradients(model->parameters());
-  if (training_.clip_grad_norm > 0) clip_gradients(model);
-  optimizer.step();
+  {
+    RECORD_USER_SCOPE("s2s::optimizer");  // experiments/breakdown.h
+    if (training_.clip_grad_norm > 0) clip_gradients(model);
+    optimizer.step();
+  }
   return result;
 }
 

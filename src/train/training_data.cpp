@@ -1,5 +1,7 @@
 #include "train/training_data.h"
 
+#include <ATen/record_function.h>
+
 #include "train/guided_alignment.h"
 #include "util/logging.h"
 
@@ -48,6 +50,7 @@ TrainingData prepare_training_data(const config::Config& config, const run::RunP
 
 batching::Batch training_batch(const TrainingData& data, const std::vector<std::size_t>& indices,
                                const torch::Device& device) {
+  RECORD_USER_SCOPE("s2s::data");  // experiments/breakdown.h
   auto batch = batching::make_batch(data.train, indices, device);
   if (!data.alignments.empty()) {
     batch.alignment = gold_alignment_matrix(data.alignments, indices, batch.tgt_out.size(1),
