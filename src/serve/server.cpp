@@ -67,6 +67,7 @@ struct Server::Impl {
                                       b.wait_ms, b.decode_ms);
         }) {}
 
+  void configure();
   void routes();
   void translate(const httplib::Request& req, httplib::Response& res);
   Translations decode(const TranslateRequest& request,
@@ -83,6 +84,7 @@ struct Server::Impl {
 
 Server::Server(ServedRun run, ServeOptions options)
     : impl_(std::make_unique<Impl>(std::move(run), std::move(options))) {
+  impl_->configure();
   impl_->routes();
 }
 
@@ -108,7 +110,8 @@ void Server::run() {
 
 void Server::stop() { impl_->http.stop(); }
 
-void Server::Impl::routes() {
+// Threads, limits, and what every request goes through: the timer, errors as JSON, the log line.
+void Server::Impl::configure() {
   const auto threads = static_cast<std::size_t>(std::max<int64_t>(options.http_threads, 1));
   http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http.set_payload_max_length(options.max_body);
@@ -143,6 +146,9 @@ void Server::Impl::routes() {
     util::logger("serve")->info("{} {} {} {} {:.1f} ms", req.method, req.path, res.status,
                                 count(request_sentences, "sentence"), ms);
   });
+}
+
+void Server::Impl::routes() {
   http.Get("/", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(page_html(), "text/html; charset=utf-8");
   });
