@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/logging.h"
 #include "util/signals.h"
+#include "util/strings.h"
 
 namespace s2s::cli {
 namespace {
@@ -28,7 +29,8 @@ nlohmann::json run_info(const checkpoint::LoadedRun& run, const ServeArgs& args,
     program = run::read_manifest(args.home())
                   .value("provenance", nlohmann::json::object())
                   .value("program", nlohmann::json(nullptr));
-  } catch (const std::exception&) {
+  } catch (const std::exception& e) {  // the model still serves; /info says null
+    util::logger("serve")->warn("{}: no program version in /info", util::first_line(e.what()));
   }
   const auto& data = run.config.data;
   const auto vocab = [&](const data::Vocab& v) {
@@ -132,8 +134,6 @@ void run_serve(const ServeArgs& args) {
   o.port = args.port;
   o.queue = {max_batch, args.wait_ms, args.threads, static_cast<std::size_t>(args.queue)};
   o.max_body = static_cast<std::size_t>(args.max_body_kb) * 1024;
-  o.default_beam = options.search.beam_size;
-  o.default_length_penalty = options.search.length_penalty;
   o.max_src_len = run.config.evaluation.max_src_len;
   const serve::TokenView view{run.config.data.tokenizer == "sentencepiece",
                               run.config.data.lowercase};

@@ -84,32 +84,34 @@ std::vector<std::unique_ptr<DecodeQueue::Job>> DecodeQueue::next_batch() {
   }
 }
 
-// The sentences of the jobs that would join the oldest one now (mutex_ held, jobs_ not empty).
+// The oldest job and those that may join it now: same search, arrival order, at most `limit`
+// sentences (the oldest alone may hold more). Positions in jobs_ (mutex_ held, jobs_ not empty).
+std::vector<std::size_t> DecodeQueue::joining(std::size_t limit) const {
+  std::vector<std::size_t> out;
+  std::size_t sentences = 0;
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    const auto& job = *jobs_[i];
+    if (!same_search(job.search, jobs_.front()->search)) continue;
+    if (sentences > 0 && sentences + job.sources.size() > limit) break;
+    sentences += job.sources.size();
+    out.push_back(i);
+  }
+  return out;
+}
+
 std::size_t DecodeQueue::batch_sentences(std::size_t limit) const {
   std::size_t n = 0;
-  for (const auto& job : jobs_) {
-    if (!same_search(job->search, jobs_.front()->search)) continue;
-    if (n > 0 && n + job->sources.size() > limit) break;
-    n += job->sources.size();
-  }
+  for (const auto i : joining(limit)) n += jobs_[i]->sources.size();
   return n;
 }
 
-// Moves the oldest job and those that may join it out of the queue (mutex_ held).
+// Moves the jobs joining(limit) names out of the queue, in order (mutex_ held).
 std::vector<std::unique_ptr<DecodeQueue::Job>> DecodeQueue::take_batch(std::size_t limit) {
+  const auto taken = joining(limit);
   std::vector<std::unique_ptr<Job>> batch;
-  std::size_t sentences = 0;
-  const auto search = jobs_.front()->search;
-  for (auto it = jobs_.begin(); it != jobs_.end();) {
-    const auto n = (*it)->sources.size();
-    if (!same_search((*it)->search, search)) {
-      ++it;
-      continue;
-    }
-    if (sentences > 0 && sentences + n > limit) break;
-    sentences += n;
-    batch.push_back(std::move(*it));
-    it = jobs_.erase(it);
+  for (const auto i : taken) batch.push_back(std::move(jobs_[i]));
+  for (auto it = taken.rbegin(); it != taken.rend(); ++it) {
+    jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(*it));
   }
   return batch;
 }

@@ -81,7 +81,8 @@ class DecodeQueue {
 
   void work();
   std::vector<std::unique_ptr<Job>> next_batch();  // empty once stopped and drained
-  std::size_t batch_sentences(std::size_t limit) const;
+  std::vector<std::size_t> joining(std::size_t limit) const;
+  std::size_t batch_sentences(std::size_t limit) const;  // of the jobs joining(limit)
   std::vector<std::unique_ptr<Job>> take_batch(std::size_t limit);
   void decode(std::vector<std::unique_ptr<Job>>& batch);
 

@@ -1,5 +1,6 @@
 #include "serve/response.h"
 
+#include <optional>
 #include <utility>
 
 #include "eval/pieces.h"
@@ -29,35 +30,35 @@ std::vector<std::string> with_eos(std::vector<std::string> tokens) {
   return tokens;
 }
 
-// The heatmap of `matrix` ({"source", "target", "weights"}), drawn as the report draws one.
-std::string heatmap_svg(const json& matrix) {
+// The mean over heads of attention [T + 1, m, S + 1] with the tokens of both axes (</s> last),
+// as the report holds a heatmap: what the response lists and what svg_heatmap draws.
+eval::Heatmap attention_matrix(const torch::Tensor& attention, std::vector<std::string> source,
+                               std::vector<std::string> target) {
   eval::Heatmap h;
-  h.cols = matrix.at("source").get<std::vector<std::string>>();
-  h.rows = matrix.at("target").get<std::vector<std::string>>();
-  h.weights = matrix.at("weights").get<std::vector<std::vector<double>>>();
-  return eval::svg_heatmap(h);
+  h.cols = with_eos(std::move(source));
+  h.rows = with_eos(std::move(target));
+  h.weights = mean_rows(attention);
+  return h;
 }
 
-// The attention over whole words when SentencePiece split them, or null when the pieces do not
-// spell the words (a normalization changed the text).
-json word_attention(const eval::Translation& t, const std::string& source_text,
-                    const TokenView& view) {
+// {"source": [...], "target": [...], "heads": m, "weights": [[...]]}, or null.
+json matrix_json(const std::optional<eval::Heatmap>& h, int64_t heads) {
+  if (!h) return nullptr;
+  return {{"source", h->cols}, {"target", h->rows}, {"heads", heads}, {"weights", h->weights}};
+}
+
+// The attention over whole words when SentencePiece split them, or nothing when the pieces do
+// not spell the words (a normalization changed the text).
+std::optional<eval::Heatmap> word_attention(const eval::Translation& t,
+                                            const std::string& source_text, const TokenView& view) {
   const auto src = eval::piece_words_of(t.source, source_text, view.lowercase);
   const auto tgt = eval::piece_words_of(t.tokens, t.text, view.lowercase);
-  if (!src || !tgt) return nullptr;
-  return attention_json(eval::merge_piece_attention(t.attention, *src, *tgt), src->words,
-                        tgt->words);
+  if (!src || !tgt) return std::nullopt;
+  return attention_matrix(eval::merge_piece_attention(t.attention, *src, *tgt), src->words,
+                          tgt->words);
 }
 
 }  // namespace
-
-json attention_json(const torch::Tensor& attention, std::vector<std::string> source,
-                    std::vector<std::string> target) {
-  return {{"source", with_eos(std::move(source))},
-          {"target", with_eos(std::move(target))},
-          {"heads", attention.size(1)},
-          {"weights", mean_rows(attention)}};
-}
 
 json translation_json(const eval::Translation& t, const std::string& source_text,
                       const std::vector<std::string>& warnings, const TranslateRequest& request,
@@ -74,18 +75,19 @@ json translation_json(const eval::Translation& t, const std::string& source_text
   if (!warnings.empty()) out["warnings"] = warnings;
   if (!request.attention && !request.heatmap) return out;
   // An empty input, or a model without attention, has no matrix.
-  json matrix = nullptr, words = nullptr;
+  std::optional<eval::Heatmap> matrix, words;
+  const int64_t heads = t.attention.defined() ? t.attention.size(1) : 0;
   if (t.attention.defined()) {
-    matrix = attention_json(t.attention, t.source, t.tokens);
+    matrix = attention_matrix(t.attention, t.source, t.tokens);
     if (view.pieces) words = word_attention(t, source_text, view);
   }
   if (request.attention) {
-    out["attention"] = matrix;
-    if (view.pieces) out["word_attention"] = words;
+    out["attention"] = matrix_json(matrix, heads);
+    if (view.pieces) out["word_attention"] = matrix_json(words, heads);
   }
   if (request.heatmap) {
-    const auto& shown = words.is_null() ? matrix : words;
-    out["heatmap"] = shown.is_null() ? json(nullptr) : json(heatmap_svg(shown));
+    const auto& shown = words ? words : matrix;
+    out["heatmap"] = shown ? json(eval::svg_heatmap(*shown)) : json(nullptr);
   }
   return out;
 }

@@ -27,9 +27,4 @@ nlohmann::json translation_json(const eval::Translation& t, const std::string& s
                                 const std::vector<std::string>& warnings,
                                 const TranslateRequest& request, const TokenView& view);
 
-// The mean over heads of attention [T + 1, m, S + 1] as rows of numbers, with the tokens of
-// both axes (</s> last): {"source": [...], "target": [...], "heads": m, "weights": [[...]]}.
-nlohmann::json attention_json(const torch::Tensor& attention, std::vector<std::string> source,
-                              std::vector<std::string> target);
-
 }  // namespace s2s::serve

@@ -178,11 +178,11 @@ void Server::Impl::routes() {
 
 void Server::Impl::translate(const httplib::Request& req, httplib::Response& res) {
   try {
-    const auto request = parse_translate_request(req.body, options.default_beam);
+    const auto request = parse_translate_request(req.body, run.base.search.beam_size);
     request_sentences = request.texts.size();
     std::vector<std::vector<std::string>> warnings(request.texts.size());
-    const auto sources = tokenize(request, warnings);
-    const auto translations = decode(request, sources);
+    auto sources = tokenize(request, warnings);
+    const auto translations = decode(request, std::move(sources));
     json out = json::array();
     for (std::size_t i = 0; i < translations.size(); ++i) {
       out.push_back(
@@ -221,9 +221,9 @@ std::vector<std::vector<std::string>> Server::Impl::tokenize(
 Translations Server::Impl::decode(const TranslateRequest& request,
                                   std::vector<std::vector<std::string>> sources) {
   auto search = run.base.search;
-  search.beam_size = request.beam.value_or(options.default_beam);
+  search.beam_size = request.beam.value_or(search.beam_size);
   search.n_best = request.n_best;
-  search.length_penalty = request.length_penalty.value_or(options.default_length_penalty);
+  search.length_penalty = request.length_penalty.value_or(search.length_penalty);
   // Attention is kept only where it is shown or replaces <unk>: keeping it costs every step.
   search.keep_attention = request.attention || request.heatmap || run.base.replace_unk;
   std::future<Translations> result;

@@ -27,13 +27,11 @@ namespace s2s::serve {
 
 struct ServeOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;                      // 0: any free port (Server::port() says which)
-  QueueOptions queue;                   // batching and workers
-  std::size_t max_body = 1 << 20;       // bytes of a request body; more is 413
-  int64_t default_beam = 1;             // when a request names none
-  double default_length_penalty = 0.6;  // when a request names none
-  int64_t max_src_len = 100;            // tokens kept of a source sentence (evaluation.max_src_len)
-  int64_t http_threads = 32;            // connections served at once (keep-alive holds one)
+  int port = 8080;                 // 0: any free port (Server::port() says which)
+  QueueOptions queue;              // batching and workers
+  std::size_t max_body = 1 << 20;  // bytes of a request body; more is 413
+  int64_t max_src_len = 100;       // tokens kept of a source sentence (evaluation.max_src_len)
+  int64_t http_threads = 32;       // connections served at once (keep-alive holds one)
 };
 
 // What the server needs of a run besides the translator: how its tokens read, its source
@@ -41,7 +39,9 @@ struct ServeOptions {
 struct ServedRun {
   const eval::Translator& translator;
   const data::Tokenizer& src_tokenizer;
-  eval::TranslateOptions base;  // precision, <unk> replacement, length limits
+  // Precision, <unk> replacement, length limits, and in base.search the beam size and length
+  // penalty of a request that names none.
+  eval::TranslateOptions base;
   TokenView view;
   nlohmann::json info;
 };
