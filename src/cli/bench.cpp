@@ -173,12 +173,15 @@ void put_decode(nlohmann::ordered_json& j, const std::string& name,
     j[name + "_s"] = nullptr;
     j[name + "_sentences_per_s"] = nullptr;
     j[name + "_mean_length"] = nullptr;
+    j[name + "_rows_per_sentence"] = nullptr;
     return;
   }
   j[name + "_s"] = rounded(d->seconds, 3);
   j[name + "_sentences_per_s"] = rounded(d->sentences_per_s(), 2);
   j[name + "_mean_length"] =
       rounded(static_cast<double>(d->output_tokens) / static_cast<double>(d->sentences), 2);
+  j[name + "_rows_per_sentence"] =
+      rounded(static_cast<double>(d->rows) / static_cast<double>(d->sentences), 2);
 }
 
 nlohmann::ordered_json report_json(const ScorerReport& r, const MachineReport& m,

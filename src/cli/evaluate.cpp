@@ -108,7 +108,11 @@ void add_decoding(nlohmann::ordered_json& j, const RunArgs& args,
                      {"checkpoints", args.checkpoints()}};
   }
   j["decode"] = eval::decode_name(search.beam_size);
-  if (search.beam_size > 1) j["length_penalty"] = search.length_penalty;
+  if (search.beam_size > 1) {
+    j["length_penalty"] = search.length_penalty;
+    j["beam_rule"] = config::choice_name(search.beam_rule);
+    j["beam_prune"] = search.beam_prune;
+  }
 }
 
 double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& args) {
@@ -117,11 +121,23 @@ double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& arg
                                                                         : -1.0;
 }
 
+std::string named_beam_rule(const checkpoint::LoadedRun& run, const RunArgs& args) {
+  const auto& e = run.config.evaluation;
+  std::string name;
+  if (!args.beam_rule.empty() && args.beam_rule != e.beam_rule) name += "." + args.beam_rule;
+  if (args.beam_prune >= 0 && args.beam_prune != e.beam_prune) {
+    name += fmt::format(".prune{:g}", args.beam_prune);
+  }
+  return name;
+}
+
 std::string evaluation_prefix(const std::string& run, const std::string& split,
-                              const std::string& checkpoint, int64_t beam, double length_penalty) {
+                              const std::string& checkpoint, int64_t beam, double length_penalty,
+                              const std::string& beam_rule) {
   std::string prefix = run + "/evaluations/" + split + "." + checkpoint + "." +
                        (beam <= 1 ? std::string("greedy") : "beam" + std::to_string(beam));
   if (beam > 1 && length_penalty >= 0) prefix += fmt::format(".lp{:g}", length_penalty);
+  if (beam > 1) prefix += beam_rule;
   return prefix;
 }
 
@@ -142,12 +158,13 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   };
 
   const int64_t beam = translate.search.beam_size;
-  // A length penalty other than the run's is named in the file name, so that it replaces no
-  // evaluation made with the run's own.
-  const auto prefix = args.out.empty()
-                          ? evaluation_prefix(args.home(), split.name, args.model_label(), beam,
-                                              named_length_penalty(run, args))
-                          : args.out;
+  // A length penalty or beam rule other than the run's is named in the file name, so that it
+  // replaces no evaluation made with the run's own.
+  const auto prefix =
+      args.out.empty()
+          ? evaluation_prefix(args.home(), split.name, args.model_label(), beam,
+                              named_length_penalty(run, args), named_beam_rule(run, args))
+          : args.out;
   const auto folder = std::filesystem::path(prefix).parent_path();
   if (!folder.empty()) util::make_output_dir("--out", folder.string());  // before decoding
 

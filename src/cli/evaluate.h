@@ -52,10 +52,15 @@ void add_decoding(nlohmann::ordered_json& json, const RunArgs& args,
                   const eval::SearchOptions& search);
 // --length-penalty when it differs from the run's (named in file names), else -1.
 double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& args);
+// --beam-rule and --beam-prune when they differ from the run's (named in file names), as
+// ".RULE" and ".pruneD", else "".
+std::string named_beam_rule(const checkpoint::LoadedRun& run, const RunArgs& args);
 
 // <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>, with .lpA appended for beam search
-// when length_penalty >= 0 (the caller passes one only when it differs from the run's).
+// when length_penalty >= 0 and `beam_rule` (named_beam_rule) appended (the caller passes them
+// only when they differ from the run's).
 std::string evaluation_prefix(const std::string& run, const std::string& split,
-                              const std::string& checkpoint, int64_t beam, double length_penalty);
+                              const std::string& checkpoint, int64_t beam, double length_penalty,
+                              const std::string& beam_rule = "");
 
 }  // namespace s2s::cli

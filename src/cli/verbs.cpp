@@ -136,6 +136,14 @@ void add_run_options(CLI::App* sub, RunArgs& args) {
                   "Beam search's GNMT length penalty alpha, >= 0 (default: the run's "
                   "evaluation.length_penalty)")
       ->check(number_at_least(0.0));
+  sub->add_option("--beam-rule", args.beam_rule,
+                  "What ends a beam hypothesis (default: the run's evaluation.beam_rule): " +
+                      config::choice_help<config::BeamRule>())
+      ->check(CLI::IsMember(config::choice_names<config::BeamRule>()));
+  sub->add_option("--beam-prune", args.beam_prune,
+                  "Beam search drops prefixes more than this many nats below their sentence's "
+                  "best, >= 0, 0 = off (default: the run's evaluation.beam_prune)")
+      ->check(number_at_least(0.0));
 }
 
 checkpoint::LoadedRun load_decoding_run(const RunArgs& args) {
@@ -172,7 +180,10 @@ void add_split_option(CLI::App* sub, std::string& split) {
 }
 
 eval::TranslateOptions decode_options(const checkpoint::LoadedRun& run, const RunArgs& args) {
-  auto options = eval::translate_options(run.config.evaluation);
+  auto evaluation = run.config.evaluation;
+  if (!args.beam_rule.empty()) evaluation.beam_rule = args.beam_rule;
+  if (args.beam_prune >= 0) evaluation.beam_prune = args.beam_prune;
+  auto options = eval::translate_options(evaluation);
   if (args.beam > 0) options.search.beam_size = args.beam;
   if (args.length_penalty >= 0) options.search.length_penalty = args.length_penalty;
   options.precision = run.precision.precision;

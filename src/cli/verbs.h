@@ -31,6 +31,8 @@ struct RunArgs {
   std::string checkpoint = "best";
   int64_t beam = 0;              // beam size; 0 = the run's evaluation.beam_size
   double length_penalty = -1.0;  // GNMT alpha; < 0 = the run's evaluation.length_penalty
+  std::string beam_rule;         // "shrink" or "full"; empty = the run's evaluation.beam_rule
+  double beam_prune = -1.0;      // nats; < 0 = the run's evaluation.beam_prune
 
   // Where outputs go and which run's settings decode: --run, or the first run of --ensemble.
   const std::string& home() const { return ensemble.empty() ? run : ensemble.front(); }
@@ -42,7 +44,8 @@ struct RunArgs {
   std::string model_label() const;
 };
 
-// Registers --run, --ensemble, --checkpoint, --beam and --length-penalty on `sub`.
+// Registers --run, --ensemble, --checkpoint, --beam, --length-penalty, --beam-rule and
+// --beam-prune on `sub`.
 void add_run_options(CLI::App* sub, RunArgs& args);
 // The run or ensemble of `args` (checkpoint/load_run.h), with its members logged.
 checkpoint::LoadedRun load_decoding_run(const RunArgs& args);

@@ -114,6 +114,18 @@ const std::vector<Choice<StoppingMetric>>& choices() {
 }
 
 template <>
+const std::vector<Choice<BeamRule>>& choices() {
+  static const std::vector<Choice<BeamRule>> table = {
+      {"shrink", BeamRule::kShrink,
+       "the k best extensions, </s> among them; ended hypotheses leave the beam, which shrinks "
+       "(RNNsearch, Nematus, Marian)"},
+      {"full", BeamRule::kFull,
+       "K prefixes stay alive; a prefix's </s> ends a hypothesis when among its own K best"},
+  };
+  return table;
+}
+
+template <>
 const std::vector<Choice<PrecisionMode>>& choices() {
   static const std::vector<Choice<PrecisionMode>> table = {
       {"auto", PrecisionMode::kAuto, "bf16 where the device multiplies bf16 natively, else fp32"},
@@ -192,6 +204,10 @@ StoppingMetric stopping_metric(const TrainingConfig& t) {
 
 PrecisionMode precision_mode(const std::string& name, const char* key) {
   return parse_choice<PrecisionMode>(name, key);
+}
+
+BeamRule beam_rule(const EvaluationConfig& e) {
+  return parse_choice<BeamRule>(e.beam_rule, "evaluation.beam_rule");
 }
 
 DeviceKind device_kind(const std::string& device) {

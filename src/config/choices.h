@@ -43,6 +43,11 @@ enum class GuidedAlignmentLoss { kCrossEntropy, kSquaredError };
 enum class AlignmentHeads { kMean, kFirst };
 // training.early_stopping_metric: what "better" means for best.pt and early stopping.
 enum class StoppingMetric { kBleu, kLoss, kPpl };
+// evaluation.beam_rule: what ends a beam hypothesis and what stays alive (eval/beam_search.cpp).
+enum class BeamRule {
+  kShrink,  // the k best extensions, </s> among them; ended ones leave and the beam shrinks
+  kFull,    // K alive prefixes to the end; a prefix's </s> ends it when among its own K best
+};
 // training.precision and evaluation.precision.
 enum class PrecisionMode { kAuto, kFp32, kBf16 };
 // device: "auto", "cpu", or "cuda" / "cuda:N".
@@ -108,6 +113,7 @@ struct DecoderConfig;
 struct AttentionConfig;
 struct ReinforceConfig;
 struct GuidedAlignmentConfig;
+struct EvaluationConfig;
 CorpusFormat corpus_format(const DataConfig& data);
 BatchUnit batch_unit(const TrainingConfig& training);
 DecoderStyle decoder_style(const DecoderConfig& decoder);
@@ -121,6 +127,7 @@ GuidedAlignmentLoss guided_alignment_loss(const GuidedAlignmentConfig& guided);
 AlignmentHeads alignment_heads(const GuidedAlignmentConfig& guided);
 StoppingMetric stopping_metric(const TrainingConfig& training);
 PrecisionMode precision_mode(const std::string& name, const char* key);
+BeamRule beam_rule(const EvaluationConfig& evaluation);
 // "cuda:N" is kCuda; ConfigError naming `device` for anything else not in the table.
 DeviceKind device_kind(const std::string& device);
 

@@ -151,6 +151,8 @@ struct TrainingConfig {
 struct EvaluationConfig {
   int64_t beam_size = 1;
   double length_penalty = 0.6;
+  std::string beam_rule = "shrink";
+  double beam_prune = 0.0;
   int64_t n_best = 1;
   double max_len_ratio = 2.0;
   int64_t max_len_extra = 10;
@@ -366,6 +368,10 @@ template <class V>
 void visit_fields(V& v, EvaluationConfig& c) {
   v("beam_size", c.beam_size, "1 = greedy search");
   v("length_penalty", c.length_penalty, "GNMT alpha in ((5 + len) / 6)^alpha");
+  v("beam_rule", c.beam_rule, "what ends a beam hypothesis: " + choice_help<BeamRule>());
+  v("beam_prune", c.beam_prune,
+    "> 0: beam search drops prefixes more than this many nats below their sentence's best "
+    "(faster, no longer the K best); 0 = off");
   v("n_best", c.n_best, "hypotheses per sentence that s2s translate prints (<= beam_size)");
   v("max_len_ratio", c.max_len_ratio, "stop decoding after ratio * source length + max_len_extra");
   v("max_len_extra", c.max_len_extra, "see max_len_ratio");

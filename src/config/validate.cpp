@@ -197,6 +197,7 @@ void validate_evaluation(const EvaluationConfig& e) {
   require(e.beam_size >= 1 && e.beam_size <= kMaxBeamSize, "evaluation.beam_size",
           "must be in [1, 100]", e.beam_size);
   require(e.length_penalty >= 0, "evaluation.length_penalty", "must be >= 0", e.length_penalty);
+  require(e.beam_prune >= 0, "evaluation.beam_prune", "must be >= 0", e.beam_prune);
   require(e.n_best >= 1 && e.n_best <= e.beam_size, "evaluation.n_best",
           "must be in [1, evaluation.beam_size]", e.n_best);
   // Bounds on the longest hypothesis, ratio x source + extra: beyond them a decoder would ask
@@ -211,6 +212,7 @@ void validate_evaluation(const EvaluationConfig& e) {
   require(e.max_src_len >= 1 && e.max_src_len <= kMaxSrcLen, "evaluation.max_src_len",
           "must be in [1, 100000]", e.max_src_len);
   require_choice<PrecisionMode>("evaluation.precision", e.precision);
+  require_choice<BeamRule>("evaluation.beam_rule", e.beam_rule);
 }
 
 void require_corpus(const DataConfig& d, const char* key, const std::string& path, bool needed) {

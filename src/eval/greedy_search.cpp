@@ -55,7 +55,6 @@ std::vector<std::vector<Hypothesis>> greedy_search(const Ensemble& models,
   const auto limits_cpu = detail::max_lengths(batch, options);
   auto limits = torch::tensor(limits_cpu, torch::kLong).to(long_opts.device());  // [n]
   const int64_t longest = *std::max_element(limits_cpu.begin(), limits_cpu.end());
-  const detail::StepMasks masks(models.vocab_size(), long_opts.device());
   const bool keep = detail::keeps_attention(models, options);
 
   auto encoded = models.encode(batch.src, batch.src_lengths);
@@ -68,8 +67,10 @@ std::vector<std::vector<Hypothesis>> greedy_search(const Ensemble& models,
   int64_t steps = 0;
   while (steps <= longest) {
     const auto out = models.step(prev, encoded.state, encoded.memory);
+    detail::count_rows(prev.size(0));
     RECORD_USER_SCOPE("s2s::search");  // experiments/breakdown.h: to the end of the step
-    const auto logp = detail::masked_log_probs(out.log_probs, masks, limits.le(steps));  // [n, V]
+    const auto& logp = out.log_probs;  // [n, V]
+    detail::mask_log_probs_(logp, limits.le(steps));
     const auto [best_logp, best] = logp.max(/*dim=*/1);
     // Rows already done emit <pad> and add nothing to their score.
     prev = best.masked_fill(done, Vocab::kPad);

@@ -1,5 +1,6 @@
 #include "eval/search.h"
 
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -8,6 +9,13 @@
 #include "util/error.h"
 
 namespace s2s::eval {
+namespace {
+
+std::atomic<int64_t> stepped_rows{0};
+
+}  // namespace
+
+int64_t decoded_rows() { return stepped_rows.load(std::memory_order_relaxed); }
 
 void validate_search_options(const SearchOptions& o) {
   const auto fail = [](const std::string& key, const std::string& rule, const std::string& value) {
@@ -24,6 +32,7 @@ void validate_search_options(const SearchOptions& o) {
   if (!(o.max_len_ratio > 0)) {
     fail("max_len_ratio", "must be > 0", std::to_string(o.max_len_ratio));
   }
+  if (!(o.beam_prune >= 0)) fail("beam_prune", "must be >= 0", std::to_string(o.beam_prune));
   if (o.max_len_extra < 0) fail("max_len_extra", "must be >= 0", std::to_string(o.max_len_extra));
 }
 
@@ -45,6 +54,8 @@ std::vector<std::vector<Hypothesis>> search(const Ensemble& models, const batchi
 
 namespace detail {
 
+void count_rows(int64_t rows) { stepped_rows.fetch_add(rows, std::memory_order_relaxed); }
+
 std::vector<int64_t> max_lengths(const batching::Batch& batch, const SearchOptions& options) {
   const auto lengths = batch.src_lengths.to(torch::kCPU, torch::kLong).contiguous();
   std::vector<int64_t> out(static_cast<std::size_t>(lengths.numel()));
@@ -54,20 +65,15 @@ std::vector<int64_t> max_lengths(const batching::Batch& batch, const SearchOptio
   return out;
 }
 
-StepMasks::StepMasks(int64_t vocab_size, const torch::Device& device) {
+void mask_log_probs_(const torch::Tensor& log_probs, const torch::Tensor& forced) {
   using data::Vocab;
-  const auto opts = torch::TensorOptions().dtype(torch::kBool).device(device);
-  banned = torch::zeros({1, vocab_size}, opts);
-  banned.index_put_({0, Vocab::kPad}, true);
-  banned.index_put_({0, Vocab::kBos}, true);
-  not_eos = torch::ones({1, vocab_size}, opts);
-  not_eos.index_put_({0, Vocab::kEos}, false);
-}
-
-torch::Tensor masked_log_probs(const torch::Tensor& log_probs, const StepMasks& masks,
-                               const torch::Tensor& forced) {
-  const auto mask = masks.banned | (forced.unsqueeze(1) & masks.not_eos);
-  return log_probs.masked_fill(mask, kNegInf);
+  log_probs.select(1, Vocab::kPad).fill_(kNegInf);
+  log_probs.select(1, Vocab::kBos).fill_(kNegInf);
+  const auto rows = forced.nonzero().squeeze(1);
+  if (rows.numel() == 0) return;
+  const auto eos = log_probs.select(1, Vocab::kEos).index_select(0, rows);
+  log_probs.index_fill_(0, rows, kNegInf);
+  log_probs.select(1, Vocab::kEos).index_copy_(0, rows, eos);
 }
 
 bool keeps_attention(const Ensemble& models, const SearchOptions& options) {

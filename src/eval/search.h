@@ -4,12 +4,20 @@
 //
 //   greedy (beam_size == 1): y_t = argmax_y log p(y | y_<t, x), all rows of the batch at once
 //     (rows that have ended leave the batch).
-//   beam search (beam_size K > 1): the K best prefixes per sentence by summed log-probability
-//     stay alive; at every step the </s> extension of each alive prefix is set aside as a
-//     finished hypothesis; finished hypotheses are ranked by the GNMT length-normalized score
+//   beam search (beam_size K > 1): up to K prefixes per sentence, by summed log-probability,
+//     stay alive. beam_rule kShrink (RNNsearch, Nematus, Marian): a sentence with k alive
+//     prefixes keeps the k best extensions, </s> among them; those ending in </s> are finished
+//     and the beam shrinks by as many. kFull: K prefixes stay alive, and a prefix's </s>
+//     extension is finished when </s> is among its own K most likely tokens. Finished
+//     hypotheses are ranked by the GNMT length-normalized score
 //     score / lp(Y),  lp(Y) = ((5 + |Y|) / 6)^alpha  (Wu et al. 2016, eq. 14), |Y| counting
-//     </s>. A sentence stops when it has n_best finished hypotheses that no alive prefix can
-//     beat, or at its length limit; finished sentences leave the batch.
+//     </s>. A sentence stops when no prefix is alive, when it has n_best finished hypotheses
+//     that no alive prefix can beat, or at its length limit. Only alive prefixes are rows of
+//     the batch (ended ones leave it), so a shrinking beam costs less.
+//     beam_prune d > 0 (relative threshold pruning, Freitag & Al-Onaizan 2017, in log space):
+//     after each step, alive prefixes whose score is more than d below the best alive prefix
+//     of their sentence are dropped. A model sure of its next word then decodes few rows, but
+//     the search is no longer the K-best one; 0 (the default) prunes nothing.
 //
 // Length limit of batch row i: max_len_i = ceil(max_len_ratio * src_len_i) + max_len_extra
 // target tokens before </s>, src_len_i being batch.src_lengths[i] (the tokens the encoder sees,
@@ -26,18 +34,23 @@
 #include <vector>
 
 #include "batching/batch.h"
+#include "config/choices.h"
 #include "eval/ensemble.h"
 #include "model/seq2seq.h"
 
 namespace s2s::eval {
 
+using config::BeamRule;
+
 struct SearchOptions {
   int64_t beam_size = 1;        // 1 = greedy search
   double length_penalty = 0.6;  // GNMT alpha (>= 0); 0 ranks by the plain sum of log-probs
-  int64_t n_best = 1;           // hypotheses returned per sentence, 1 <= n_best <= beam_size
-  double max_len_ratio = 2.0;   // max target length = ceil(ratio * src_len) + max_len_extra
-  int64_t max_len_extra = 10;   // see max_len_ratio
-  bool keep_attention = true;   // return each hypothesis' attention weights
+  BeamRule beam_rule = BeamRule::kShrink;  // what ends a hypothesis (config/choices.h)
+  double beam_prune = 0.0;     // > 0: drop prefixes this many nats below their sentence's best
+  int64_t n_best = 1;          // hypotheses returned per sentence, 1 <= n_best <= beam_size
+  double max_len_ratio = 2.0;  // max target length = ceil(ratio * src_len) + max_len_extra
+  int64_t max_len_extra = 10;  // see max_len_ratio
+  bool keep_attention = true;  // return each hypothesis' attention weights
 };
 
 struct Hypothesis {
@@ -53,6 +66,10 @@ struct Hypothesis {
 // Throws ConfigError naming the option for values out of range (before any tensor work); the
 // same rules as the config's evaluation section. search() checks its options with it.
 void validate_search_options(const SearchOptions& options);
+
+// The decoder rows all searches of this process have stepped so far (a row is one prefix at one
+// step): what a search costs, independent of the machine (`s2s bench` reports it per sentence).
+int64_t decoded_rows();
 
 // GNMT length penalty ((5 + length) / 6)^alpha.
 double length_penalty(int64_t length, double alpha);

@@ -16,24 +16,20 @@
 
 namespace s2s::eval::detail {
 
+// Adds a step's rows to decoded_rows() (eval/search.h).
+void count_rows(int64_t rows);
+
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 // max_len_i = ceil(ratio * src_len_i) + extra for every batch row, on the CPU.
 std::vector<int64_t> max_lengths(const batching::Batch& batch, const SearchOptions& options);
 
-// Which vocabulary columns a step may not choose: <pad> and <s> always; everything but </s>
-// once a row has reached its length limit.
-struct StepMasks {
-  StepMasks(int64_t vocab_size, const torch::Device& device);
-  torch::Tensor banned;   // [1, V]
-  torch::Tensor not_eos;  // [1, V]
-};
-
-// One step's log p(y | prefix) [R, V] (float, Ensemble::step) with the masks applied: masked
-// after the softmax, so the chosen tokens keep the models' own log-probabilities. `forced` [R]
-// bool: rows at their limit.
-torch::Tensor masked_log_probs(const torch::Tensor& log_probs, const StepMasks& masks,
-                               const torch::Tensor& forced);
+// Masks one step's log p(y | prefix) [R, V] (float, Ensemble::step) in place: <pad> and <s>
+// are never chosen, and rows at their length limit (`forced` [R] bool) may choose only </s>.
+// Masked after the softmax, so the chosen tokens keep the models' own log-probabilities. Only the
+// masked entries are written: [R, V] masks built and applied every step were most of a greedy
+// step's search bookkeeping.
+void mask_log_probs_(const torch::Tensor& log_probs, const torch::Tensor& forced);
 
 // Whether search returns attention: asked for, and a model has some.
 bool keeps_attention(const Ensemble& models, const SearchOptions& options);

@@ -11,6 +11,8 @@ TranslateOptions translate_options(const config::EvaluationConfig& e) {
   TranslateOptions o;
   o.search.beam_size = e.beam_size;
   o.search.length_penalty = e.length_penalty;
+  o.search.beam_rule = config::beam_rule(e);
+  o.search.beam_prune = e.beam_prune;
   o.search.n_best = 1;
   o.search.max_len_ratio = e.max_len_ratio;
   o.search.max_len_extra = e.max_len_extra;

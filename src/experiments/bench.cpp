@@ -89,6 +89,7 @@ DecodeBenchResult bench_decoding(const model::Seq2Seq& model, const train::Train
   const eval::Translator translator(model, data.src_vocab, data.tgt_vocab, *data.src_tokenizer,
                                     *data.tgt_tokenizer, device);
   std::vector<eval::Translation> translations;
+  const int64_t rows_before = eval::decoded_rows();
   const auto start = Clock::now();
   {
     c10::InferenceMode inference;  // no autograd bookkeeping at all (search adds NoGradGuard)
@@ -96,6 +97,7 @@ DecodeBenchResult bench_decoding(const model::Seq2Seq& model, const train::Train
   }
   DecodeBenchResult r;
   r.seconds = seconds_since(start);
+  r.rows = eval::decoded_rows() - rows_before;
   r.sentences = static_cast<int64_t>(n);
   for (const auto& t : translations) r.output_tokens += static_cast<int64_t>(t.tokens.size());
   return r;

@@ -40,6 +40,7 @@ struct DecodeBenchResult {
   int64_t sentences = 0;      // sentences translated
   int64_t output_tokens = 0;  // hypothesis tokens, </s> excluded: the work depends on them
   double seconds = 0.0;       // wall time of the whole translation
+  int64_t rows = 0;           // decoder rows stepped (eval::decoded_rows): the search's work
   double sentences_per_s() const { return static_cast<double>(sentences) / seconds; }
 };
 

@@ -8,7 +8,8 @@ namespace s2s::serve {
 
 bool same_search(const eval::SearchOptions& a, const eval::SearchOptions& b) {
   return a.beam_size == b.beam_size && a.n_best == b.n_best &&
-         a.length_penalty == b.length_penalty && a.max_len_ratio == b.max_len_ratio &&
+         a.length_penalty == b.length_penalty && a.beam_rule == b.beam_rule &&
+         a.beam_prune == b.beam_prune && a.max_len_ratio == b.max_len_ratio &&
          a.max_len_extra == b.max_len_extra && a.keep_attention == b.keep_attention;
 }
 

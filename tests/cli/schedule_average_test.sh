@@ -45,6 +45,14 @@ grep -q '"checkpoints/average.pt"' "$run/manifest.json" || fail "the average is 
 # Another length penalty than the run's is its own evaluation, and its scores say which.
 "$s2s" evaluate --run "$run" --beam 2 --length-penalty 1.5 > "$work/lp.out" 2>&1 || { cat "$work/lp.out"; fail "evaluate --length-penalty"; }
 grep -q '"length_penalty": 1.5' "$run/evaluations/test.best.beam2.lp1.5.scores.json" || fail "no beam2.lp1.5 scores"
+# So are another beam rule and pruning; the run's own rule is not named.
+"$s2s" evaluate --run "$run" --beam 2 --beam-rule full --beam-prune 2.5 > "$work/rule.out" 2>&1 || { cat "$work/rule.out"; fail "evaluate --beam-rule --beam-prune"; }
+scores=$run/evaluations/test.best.beam2.full.prune2.5.scores.json
+grep -q '"beam_rule": "full"' "$scores" && grep -q '"beam_prune": 2.5' "$scores" || fail "no beam2.full.prune2.5 scores"
+"$s2s" evaluate --run "$run" --beam 2 --beam-rule shrink > /dev/null 2>&1 || fail "evaluate --beam-rule shrink"
+[ -s "$run/evaluations/test.best.beam2.scores.json" ] || fail "the run's own rule named in the file name"
+if "$s2s" evaluate --run "$run" --beam 2 --beam-rule wide > "$work/bad.out" 2>&1; then fail "--beam-rule wide accepted"; fi
+grep -q "beam-rule" "$work/bad.out" || { cat "$work/bad.out"; fail "--beam-rule wide: the error names no option"; }
 "$s2s" average --run "$run" --checkpoints step_2,step_8 --out ends > /dev/null 2>&1 || fail "average --checkpoints"
 [ -s "$run/checkpoints/ends.pt" ] || fail "no checkpoints/ends.pt"
 

@@ -104,9 +104,12 @@ Forced teacher_forced(model::Seq2Seq& model, const std::vector<int64_t>& source,
   return r;
 }
 
-SearchOptions options(int64_t beam, double alpha = 0.0) {
+SearchOptions options(int64_t beam, double alpha = 0.0, BeamRule rule = BeamRule::kShrink,
+                      double prune = 0.0) {
   SearchOptions o;
   o.beam_size = beam;
+  o.beam_rule = rule;
+  o.beam_prune = prune;
   o.n_best = 1;
   o.length_penalty = alpha;
   o.max_len_ratio = 1.5;
@@ -183,13 +186,25 @@ TEST_P(SearchTest, BeamScoresAtLeastGreedy) {
   EXPECT_GT(beam_sum, greedy_sum);
 }
 
+// Every rule and pruning, as they change which rows the batch holds from step to step.
+struct Variant {
+  BeamRule rule;
+  double prune;
+};
+const Variant kVariants[] = {
+    {BeamRule::kShrink, 0.0}, {BeamRule::kFull, 0.0}, {BeamRule::kShrink, 1.0}};
+
 TEST_P(SearchTest, ScoresAndAttentionMatchTeacherForcing) {
   auto model = small_model(GetParam());
   const auto sources = random_sources(12);
   const auto batch = make_batch(sources);
-  auto o = options(4, /*alpha=*/0.6);
-  o.n_best = 4;
-  for (const auto& hyps : {search(model, batch, options(1)), search(model, batch, o)}) {
+  std::vector<std::vector<std::vector<Hypothesis>>> searches = {search(model, batch, options(1))};
+  for (const auto& v : kVariants) {
+    auto o = options(4, /*alpha=*/0.6, v.rule, v.prune);
+    o.n_best = 4;
+    searches.push_back(search(model, batch, o));
+  }
+  for (const auto& hyps : searches) {
     for (std::size_t i = 0; i < sources.size(); ++i) {
       for (const auto& h : hyps[i]) {
         const auto forced = teacher_forced(model, sources[i], h.tokens);
@@ -228,8 +243,10 @@ TEST_P(SearchTest, NBestIsSortedByNormalizedScore) {
 TEST_P(SearchTest, ASentenceDecodesAsItDoesAlone) {
   auto model = small_model(GetParam());
   const auto sources = random_sources(24);
-  for (const int64_t beam : {1, 4}) {
-    auto o = options(beam, /*alpha=*/0.6);
+  for (const auto& [beam, v] :
+       {std::pair{int64_t{1}, kVariants[0]}, std::pair{int64_t{4}, kVariants[0]},
+        std::pair{int64_t{4}, kVariants[1]}, std::pair{int64_t{4}, kVariants[2]}}) {
+    auto o = options(beam, /*alpha=*/0.6, v.rule, v.prune);
     o.keep_attention = true;
     const auto together = search(model, make_batch(sources), o);
     for (std::size_t i = 0; i < sources.size(); ++i) {
@@ -239,6 +256,33 @@ TEST_P(SearchTest, ASentenceDecodesAsItDoesAlone) {
       if (alone[0][0].attention.defined()) {
         EXPECT_TRUE(torch::allclose(together[i][0].attention, alone[0][0].attention, 1e-4, 1e-5));
       }
+    }
+  }
+}
+
+// kShrink: a sentence's beam loses a row for every hypothesis that ends, so it ends with
+// exactly K finished ones (a 12-word vocabulary never runs short of candidates).
+TEST_P(SearchTest, ShrinkingBeamFinishesKHypotheses) {
+  auto model = small_model(GetParam());
+  auto o = options(4, /*alpha=*/0.6);
+  o.n_best = 4;
+  for (const auto& n_best : search(model, make_batch(random_sources(8)), o)) {
+    ASSERT_EQ(n_best.size(), 4u);
+    for (std::size_t k = 1; k < n_best.size(); ++k) EXPECT_NE(n_best[k].tokens, n_best[0].tokens);
+  }
+}
+
+// Pruning drops only prefixes more than beam_prune nats below their sentence's best: a
+// threshold no two log-probability sums are apart by changes nothing.
+TEST_P(SearchTest, WidePruningChangesNothing) {
+  auto model = small_model(GetParam());
+  const auto batch = make_batch(random_sources(12));
+  for (const auto rule : {BeamRule::kShrink, BeamRule::kFull}) {
+    const auto exact = search(model, batch, options(4, 0.6, rule));
+    const auto pruned = search(model, batch, options(4, 0.6, rule, /*prune=*/1e6));
+    for (std::size_t i = 0; i < exact.size(); ++i) {
+      EXPECT_EQ(pruned[i][0].tokens, exact[i][0].tokens) << "sentence " << i;
+      EXPECT_EQ(pruned[i][0].score, exact[i][0].score) << "sentence " << i;
     }
   }
 }
@@ -334,10 +378,31 @@ TEST_F(SearchLimitTest, GreedyAndBeamStopAtMaxLength) {
 TEST_F(SearchLimitTest, ImmediateEndGivesEmptyHypothesis) {
   auto model = small_model({"dot"});
   bias_eos(model, 1e4);
-  const auto hyps = search(model, make_batch(random_sources(4)), SearchOptions{});
-  for (const auto& h : hyps) {
-    EXPECT_TRUE(h[0].tokens.empty());
-    EXPECT_EQ(h[0].attention.size(0), 1);
+  for (const int64_t beam : {1, 4}) {
+    const int64_t rows = decoded_rows();
+    const auto hyps = search(model, make_batch(random_sources(4)), options(beam));
+    EXPECT_EQ(decoded_rows() - rows, 4) << "one step of one row per sentence, beam " << beam;
+    for (const auto& h : hyps) {
+      EXPECT_TRUE(h[0].tokens.empty());
+      EXPECT_EQ(h[0].attention.size(0), 1);
+    }
+  }
+}
+
+// Pruned to the best prefix, beam search follows greedy's path with the rows greedy decodes
+// (</s> never wins here, so no hypothesis ends early).
+TEST_F(SearchLimitTest, PruningToOnePrefixCostsWhatGreedyCosts) {
+  auto model = small_model({"additive"});
+  bias_eos(model, -1e4);
+  const auto batch = make_batch(random_sources(16));
+  int64_t rows = decoded_rows();
+  const auto greedy = search(model, batch, options(1));
+  const int64_t greedy_rows = decoded_rows() - rows;
+  rows = decoded_rows();
+  const auto pruned = search(model, batch, options(4, 0.0, BeamRule::kShrink, /*prune=*/1e-9));
+  EXPECT_EQ(decoded_rows() - rows, greedy_rows);
+  for (std::size_t i = 0; i < greedy.size(); ++i) {
+    EXPECT_EQ(pruned[i][0].tokens, greedy[i][0].tokens) << "sentence " << i;
   }
 }
 
@@ -360,6 +425,9 @@ TEST(SearchOptionsTest, RejectsOutOfRangeOptions) {
   o.length_penalty = -1;
   EXPECT_THROW(validate_search_options(o), ConfigError);
   o.length_penalty = 0.6;
+  o.beam_prune = -1;
+  EXPECT_THROW(validate_search_options(o), ConfigError);
+  o.beam_prune = 0;
   o.beam_size = 0;
   EXPECT_THROW(validate_search_options(o), ConfigError);
   EXPECT_DOUBLE_EQ(length_penalty(1, 0.6), 1.0);
