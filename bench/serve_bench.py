@@ -9,6 +9,8 @@ lines / (its wall time minus that of translating an empty file, i.e. without the
 Sides alternate (translate, server, translate, server) and each keeps its best of the rounds.
 
 Usage: bench/serve_bench.py S2S_BINARY RUN_DIR LINES_FILE [--rounds 2] [--json OUT]
+                            [--serve-arg=--threads --serve-arg=2 ...]
+(--serve-arg: one more argument for `s2s serve`, e.g. its worker count)
 """
 import argparse
 import json
@@ -62,6 +64,8 @@ def main():
     p.add_argument("lines")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--json")
+    p.add_argument("--serve-arg", action="append", default=[],
+                   help="one more argument for s2s serve (repeat: --serve-arg=--threads --serve-arg=2)")
     a = p.parse_args()
     with open(a.lines) as f:
         lines = [line.rstrip("\n") for line in f]
@@ -70,7 +74,7 @@ def main():
     best = {}
     for r in range(a.rounds):
         best_translate = min(best_translate, baseline(a.s2s, a.run, a.lines, work))
-        server = Server(a.s2s, os.path.join(work, f"serve{r}.log"), "--run", a.run)
+        server = Server(a.s2s, os.path.join(work, f"serve{r}.log"), "--run", a.run, *a.serve_arg)
         run_clients(server, 2, lambda c, i: {"text": lines[i]}, 10)  # warm-up
         for clients in (1, 8):
             for per_request in (1, 8):
