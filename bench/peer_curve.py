@@ -39,6 +39,7 @@ def main():
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
     import peer_pytorch as peer  # noqa: E402  (the kit's model, batches and vocabulary)
+    from peer_decode import greedy_lines  # noqa: E402  (the peer's decoding loop, beside this file)
 
     data = f"{args.kit}/multi30k-tok"
     counts = [int(s) for s in args.steps.split(",")]
@@ -58,17 +59,7 @@ def main():
 
     def translate(path):
         model.eval()
-        hyps = []
-        for i in range(0, len(test), batch):
-            src = peer.pad_batch(test[i : i + batch])
-            out = model.greedy(src, max_len=2 * src.size(1) + 10)
-            for row in out.tolist():
-                words = []
-                for idx in row:
-                    if idx == peer.EOS:
-                        break
-                    words.append(tgt_itos[idx])
-                hyps.append(" ".join(words))
+        hyps = greedy_lines(peer, model, test, tgt_itos, batch)
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(hyps) + "\n")
         model.train()

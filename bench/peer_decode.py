@@ -19,6 +19,23 @@ import time
 import torch
 
 
+def greedy_lines(peer, model, sources, tgt_itos, batch=64, bf16=False):
+    """The peer's own decoding loop (peer_pytorch.main): the hypotheses of encoded `sources`."""
+    hyps = []
+    for i in range(0, len(sources), batch):
+        src = peer.pad_batch(sources[i : i + batch])
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            out = model.greedy(src, max_len=2 * src.size(1) + 10)
+        for row in out.tolist():
+            words = []
+            for idx in row:
+                if idx == peer.EOS:
+                    break
+                words.append(tgt_itos[idx])
+            hyps.append(" ".join(words))
+    return hyps
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kit", default="../shared/bench")
@@ -42,20 +59,10 @@ def main():
     model.eval()
 
     enc = [peer.encode(s, src_stoi, max_len) for s in peer.read_lines(f"{args.kit}/{args.test}.de")]
-    hyps, tokens, t0 = [], 0, time.perf_counter()
-    for i in range(0, len(enc), batch):  # the peer's own decoding loop (peer_pytorch.main)
-        src = peer.pad_batch(enc[i : i + batch])
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
-            out = model.greedy(src, max_len=2 * src.size(1) + 10)
-        for row in out.tolist():
-            words = []
-            for idx in row:
-                if idx == peer.EOS:
-                    break
-                words.append(tgt_itos[idx])
-            tokens += len(words)
-            hyps.append(" ".join(words))
+    t0 = time.perf_counter()
+    hyps = greedy_lines(peer, model, enc, tgt_itos, batch, args.bf16)
     dt = time.perf_counter() - t0
+    tokens = sum(len(h.split()) for h in hyps)
     print(json.dumps({"phase": "decode", "bf16": args.bf16, "steps_trained": state["steps"],
                       "params": sum(p.numel() for p in model.parameters()),
                       "sentences": len(hyps), "seconds": round(dt, 3),
