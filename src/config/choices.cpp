@@ -117,8 +117,8 @@ template <>
 const std::vector<Choice<BeamRule>>& choices() {
   static const std::vector<Choice<BeamRule>> table = {
       {"shrink", BeamRule::kShrink,
-       "the k best extensions, </s> among them; ended hypotheses leave the beam, which shrinks "
-       "(RNNsearch, Nematus, Marian)"},
+       "the k best extensions, </s> among them; ended hypotheses leave the beam, which shrinks; "
+       "as in RNNsearch, Nematus, Marian"},
       {"full", BeamRule::kFull,
        "K prefixes stay alive; a prefix's </s> ends a hypothesis when among its own K best"},
   };
