@@ -121,7 +121,7 @@ double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& arg
                                                                         : -1.0;
 }
 
-std::string named_beam_rule(const checkpoint::LoadedRun& run, const RunArgs& args) {
+std::string named_beam_options(const checkpoint::LoadedRun& run, const RunArgs& args) {
   const auto& e = run.config.evaluation;
   std::string name;
   if (!args.beam_rule.empty() && args.beam_rule != e.beam_rule) name += "." + args.beam_rule;
@@ -133,11 +133,11 @@ std::string named_beam_rule(const checkpoint::LoadedRun& run, const RunArgs& arg
 
 std::string evaluation_prefix(const std::string& run, const std::string& split,
                               const std::string& checkpoint, int64_t beam, double length_penalty,
-                              const std::string& beam_rule) {
+                              const std::string& beam_options) {
   std::string prefix = run + "/evaluations/" + split + "." + checkpoint + "." +
                        (beam <= 1 ? std::string("greedy") : "beam" + std::to_string(beam));
   if (beam > 1 && length_penalty >= 0) prefix += fmt::format(".lp{:g}", length_penalty);
-  if (beam > 1) prefix += beam_rule;
+  if (beam > 1) prefix += beam_options;
   return prefix;
 }
 
@@ -163,7 +163,7 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   const auto prefix =
       args.out.empty()
           ? evaluation_prefix(args.home(), split.name, args.model_label(), beam,
-                              named_length_penalty(run, args), named_beam_rule(run, args))
+                              named_length_penalty(run, args), named_beam_options(run, args))
           : args.out;
   const auto folder = std::filesystem::path(prefix).parent_path();
   if (!folder.empty()) util::make_output_dir("--out", folder.string());  // before decoding

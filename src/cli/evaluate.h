@@ -54,13 +54,13 @@ void add_decoding(nlohmann::ordered_json& json, const RunArgs& args,
 double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& args);
 // --beam-rule and --beam-prune when they differ from the run's (named in file names), as
 // ".RULE" and ".pruneD", else "".
-std::string named_beam_rule(const checkpoint::LoadedRun& run, const RunArgs& args);
+std::string named_beam_options(const checkpoint::LoadedRun& run, const RunArgs& args);
 
 // <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>, with .lpA appended for beam search
-// when length_penalty >= 0 and `beam_rule` (named_beam_rule) appended (the caller passes them
+// when length_penalty >= 0 and `beam_options` (named_beam_options) appended (the caller passes them
 // only when they differ from the run's).
 std::string evaluation_prefix(const std::string& run, const std::string& split,
                               const std::string& checkpoint, int64_t beam, double length_penalty,
-                              const std::string& beam_rule = "");
+                              const std::string& beam_options = "");
 
 }  // namespace s2s::cli

@@ -43,7 +43,7 @@ std::string default_prefix(const checkpoint::LoadedRun& run, const EvaluateArgs&
   const auto name = fs::path(args.src).filename().string();
   return fresh_prefix(evaluation_prefix(args.home(), name, args.model_label(), beam,
                                         named_length_penalty(run, args),
-                                        named_beam_rule(run, args)));
+                                        named_beam_options(run, args)));
 }
 
 struct FileScores {

@@ -15,8 +15,8 @@ namespace s2s::cli {
 
 struct ServeArgs : RunArgs {
   std::string host = "127.0.0.1";
-  int port = 8080;             // 0: any free port (the startup line names it)
-  int64_t max_batch = 0;       // sentences decoded together; 0 = the run's evaluation.batch_size
+  int port = 8080;        // 0: any free port (the startup line names it)
+  int64_t max_batch = 0;  // sentences decoded together; 0 = the run's evaluation.batch_size
   // How long a request waits for others to share its batch, and the decoding workers (LibTorch's
   // threads divided among them). Chosen by bench/serve_bench.py on a 2-core Zen 4: with 8
   // single-sentence clients, 2 workers and 1 ms reached 0.62 of translate's sentences/s against

@@ -53,6 +53,8 @@ grep -q '"beam_rule": "full"' "$scores" && grep -q '"beam_prune": 2.5' "$scores"
 [ -s "$run/evaluations/test.best.beam2.scores.json" ] || fail "the run's own rule named in the file name"
 if "$s2s" evaluate --run "$run" --beam 2 --beam-rule wide > "$work/bad.out" 2>&1; then fail "--beam-rule wide accepted"; fi
 grep -q "beam-rule" "$work/bad.out" || { cat "$work/bad.out"; fail "--beam-rule wide: the error names no option"; }
+if "$s2s" evaluate --run "$run" --beam 2 --beam-prune -1 > "$work/bad.out" 2>&1; then fail "--beam-prune -1 accepted"; fi
+grep -q "beam-prune must be a number >= 0" "$work/bad.out" || { cat "$work/bad.out"; fail "--beam-prune -1: the error names no option"; }
 "$s2s" average --run "$run" --checkpoints step_2,step_8 --out ends > /dev/null 2>&1 || fail "average --checkpoints"
 [ -s "$run/checkpoints/ends.pt" ] || fail "no checkpoints/ends.pt"
 
