@@ -322,7 +322,8 @@ void run_bench(const BenchArgs& args) {
   machine.device = device.str();
   machine.threads = torch::get_num_threads();
   const auto capabilities = device::detect_capabilities(device);
-  const auto train = device::choose_precision(base.training.precision, capabilities);
+  const auto train =
+      device::choose_precision(base.training.precision, capabilities, "training.precision");
   machine.train_precision = train.precision;
   machine.precision_note = train.description;
   machine.eval_precision =

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checkpoint/load_run.h"
+#include "device/precision.h"
 #include "eval/heatmap.h"
 #include "eval/scores.h"
 #include "eval/splits.h"
@@ -28,11 +29,11 @@ namespace {
 using eval::SplitScores;
 
 nlohmann::ordered_json scores_json(const EvaluateArgs& args, const eval::Split& split,
-                                   const eval::SearchOptions& search, const SplitScores& s) {
+                                   const eval::TranslateOptions& options, const SplitScores& s) {
   nlohmann::ordered_json j;
   j["split"] = split.name;
   j["corpus"] = split.description;
-  add_decoding(j, args, search);
+  add_decoding(j, args, options);
   j["sentences"] = split.corpus.size();
   j["bleu"] = bleu_json(s.bleu);
   j["chrf"] = chrf_json(s.chrf);
@@ -101,7 +102,8 @@ nlohmann::ordered_json chrf_json(const metrics::ChrfResult& c) {
 }
 
 void add_decoding(nlohmann::ordered_json& j, const RunArgs& args,
-                  const eval::SearchOptions& search) {
+                  const eval::TranslateOptions& options) {
+  const auto& search = options.search;
   j["checkpoint"] = args.model_label();
   if (args.ensemble.size() > 1 || args.checkpoints().size() > 1) {
     j["ensemble"] = {{"runs", args.ensemble.empty() ? std::vector{args.run} : args.ensemble},
@@ -113,6 +115,7 @@ void add_decoding(nlohmann::ordered_json& j, const RunArgs& args,
     j["beam_rule"] = config::choice_name(search.beam_rule);
     j["beam_prune"] = search.beam_prune;
   }
+  j["precision"] = device::to_string(options.precision);
 }
 
 double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& args) {
@@ -129,6 +132,12 @@ std::string named_beam_options(const checkpoint::LoadedRun& run, const RunArgs& 
     name += fmt::format(".prune{:g}", args.beam_prune);
   }
   return name;
+}
+
+std::string named_precision(const checkpoint::LoadedRun& run, const RunArgs& args) {
+  return !args.precision.empty() && args.precision != run.config.evaluation.precision
+             ? "." + args.precision
+             : "";
 }
 
 std::string evaluation_prefix(const std::string& run, const std::string& split,
@@ -163,7 +172,8 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
   const auto prefix =
       args.out.empty()
           ? evaluation_prefix(args.home(), split.name, args.model_label(), beam,
-                              named_length_penalty(run, args), named_beam_options(run, args))
+                              named_length_penalty(run, args), named_beam_options(run, args)) +
+                named_precision(run, args)
           : args.out;
   const auto folder = std::filesystem::path(prefix).parent_path();
   if (!folder.empty()) util::make_output_dir("--out", folder.string());  // before decoding
@@ -176,7 +186,7 @@ EvaluateResult run_evaluate(const EvaluateArgs& args) {
 
   EvaluateResult r{prefix + ".hyp", prefix + ".scores.json", scores.bleu.score, scores.chrf.score,
                    eval::decode_name(beam)};
-  const auto json = scores_json(args, split, translate.search, scores);
+  const auto json = scores_json(args, split, translate, scores);
   for (const auto& path : {r.hyp_path, r.scores_path}) {
     if (std::filesystem::exists(path)) util::logger("eval")->info("replacing {}", path);
   }

@@ -47,14 +47,17 @@ EvaluateResult run_evaluate_file(const EvaluateArgs& args);
 nlohmann::ordered_json bleu_json(const metrics::BleuResult& bleu);
 nlohmann::ordered_json chrf_json(const metrics::ChrfResult& chrf);
 // "checkpoint" is the model's label (RunArgs::model_label); an ensemble adds "ensemble": its
-// runs and checkpoints.
+// runs and checkpoints; "precision" the decoding's (fp32, bf16 or int8).
 void add_decoding(nlohmann::ordered_json& json, const RunArgs& args,
-                  const eval::SearchOptions& search);
+                  const eval::TranslateOptions& options);
 // --length-penalty when it differs from the run's (named in file names), else -1.
 double named_length_penalty(const checkpoint::LoadedRun& run, const RunArgs& args);
 // --beam-rule and --beam-prune when they differ from the run's (named in file names), as
 // ".RULE" and ".pruneD", else "".
 std::string named_beam_options(const checkpoint::LoadedRun& run, const RunArgs& args);
+// --precision when it differs from the run's evaluation.precision, as ".int8" (named in file
+// names whatever the beam), else "".
+std::string named_precision(const checkpoint::LoadedRun& run, const RunArgs& args);
 
 // <run>/evaluations/<split>.<checkpoint>.<greedy|beamK>, with .lpA appended for beam search
 // when length_penalty >= 0 and `beam_options` (named_beam_options) appended (the caller passes them

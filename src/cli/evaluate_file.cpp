@@ -43,7 +43,8 @@ std::string default_prefix(const checkpoint::LoadedRun& run, const EvaluateArgs&
   const auto name = fs::path(args.src).filename().string();
   return fresh_prefix(evaluation_prefix(args.home(), name, args.model_label(), beam,
                                         named_length_penalty(run, args),
-                                        named_beam_options(run, args)));
+                                        named_beam_options(run, args)) +
+                      named_precision(run, args));
 }
 
 struct FileScores {
@@ -51,12 +52,12 @@ struct FileScores {
   metrics::ChrfResult chrf;
 };
 
-nlohmann::ordered_json file_json(const EvaluateArgs& args, const eval::SearchOptions& search,
+nlohmann::ordered_json file_json(const EvaluateArgs& args, const eval::TranslateOptions& options,
                                  std::size_t sentences, const FileScores* scores) {
   nlohmann::ordered_json j;
   j["source"] = args.src;
   j["references"] = args.refs;
-  add_decoding(j, args, search);
+  add_decoding(j, args, options);
   j["sentences"] = sentences;
   if (scores != nullptr) {
     j["bleu"] = bleu_json(scores->bleu);
@@ -116,7 +117,7 @@ EvaluateResult run_evaluate_file(const EvaluateArgs& args) {
     r = {r.hyp_path, prefix + ".scores.json", scores->bleu.score, scores->chrf.score, r.decode};
     written.push_back(r.scores_path);
   }
-  const auto json = file_json(args, translate.search, lines.size(), scores ? &*scores : nullptr);
+  const auto json = file_json(args, translate, lines.size(), scores ? &*scores : nullptr);
   if (scores) util::write_file_atomic(r.scores_path, json.dump(1) + "\n");
   run::record_files_inside(args.home(), written);
   util::logger("eval")->info("wrote {}", util::join(written, " and "));

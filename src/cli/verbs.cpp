@@ -22,6 +22,7 @@
 #include "cli/train.h"
 #include "cli/translate.h"
 #include "config/config.h"
+#include "device/precision.h"
 #include "eval/search_memory.h"
 #include "eval/splits.h"
 #include "util/error.h"
@@ -144,6 +145,10 @@ void add_run_options(CLI::App* sub, RunArgs& args) {
                   "Beam search drops prefixes more than this many nats below their sentence's "
                   "best, >= 0, 0 = off (default: the run's evaluation.beam_prune)")
       ->check(number_at_least(0.0));
+  sub->add_option("--precision", args.precision,
+                  "Decoding precision (default: the run's evaluation.precision): " +
+                      config::choice_help<config::PrecisionMode>())
+      ->check(CLI::IsMember(config::choice_names<config::PrecisionMode>()));
 }
 
 checkpoint::LoadedRun load_decoding_run(const RunArgs& args) {
@@ -169,6 +174,10 @@ checkpoint::LoadedRun load_decoding_run(const RunArgs& args) {
     }
   }
   auto run = checkpoint::load_ensemble(runs, checkpoints);
+  if (!args.precision.empty()) {
+    run.precision = device::choose_precision(
+        args.precision, device::detect_capabilities(run.device), "--precision");
+  }
   for (const auto& name : run.member_names) util::logger("eval")->info("model {}", name);
   return run;
 }

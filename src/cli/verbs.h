@@ -33,6 +33,7 @@ struct RunArgs {
   double length_penalty = -1.0;  // GNMT alpha; < 0 = the run's evaluation.length_penalty
   std::string beam_rule;         // "shrink" or "full"; empty = the run's evaluation.beam_rule
   double beam_prune = -1.0;      // nats; < 0 = the run's evaluation.beam_prune
+  std::string precision;         // "auto", "fp32", "bf16", "int8"; empty = the run's
 
   // Where outputs go and which run's settings decode: --run, or the first run of --ensemble.
   const std::string& home() const { return ensemble.empty() ? run : ensemble.front(); }
@@ -44,8 +45,8 @@ struct RunArgs {
   std::string model_label() const;
 };
 
-// Registers --run, --ensemble, --checkpoint, --beam, --length-penalty, --beam-rule and
-// --beam-prune on `sub`.
+// Registers --run, --ensemble, --checkpoint, --beam, --length-penalty, --beam-rule,
+// --beam-prune and --precision on `sub`.
 void add_run_options(CLI::App* sub, RunArgs& args);
 // The run or ensemble of `args` (checkpoint/load_run.h), with its members logged.
 checkpoint::LoadedRun load_decoding_run(const RunArgs& args);

@@ -131,6 +131,9 @@ const std::vector<Choice<PrecisionMode>>& choices() {
       {"auto", PrecisionMode::kAuto, "bf16 where the device multiplies bf16 natively, else fp32"},
       {"fp32", PrecisionMode::kFp32, ""},
       {"bf16", PrecisionMode::kBf16, "bf16 mixed precision"},
+      {"int8", PrecisionMode::kInt8,
+       "evaluation.precision only: int8 weights in the decoder's large products, on a CPU with "
+       "VNNI or AMX"},
   };
   return table;
 }

@@ -48,8 +48,8 @@ enum class BeamRule {
   kShrink,  // the k best extensions, </s> among them; ended ones leave and the beam shrinks
   kFull,    // K alive prefixes to the end; a prefix's </s> ends it when among its own K best
 };
-// training.precision and evaluation.precision.
-enum class PrecisionMode { kAuto, kFp32, kBf16 };
+// training.precision and evaluation.precision (int8: evaluation.precision only).
+enum class PrecisionMode { kAuto, kFp32, kBf16, kInt8 };
 // device: "auto", "cpu", or "cuda" / "cuda:N".
 enum class DeviceKind { kAuto, kCpu, kCuda };
 

@@ -171,6 +171,9 @@ void validate_training(const TrainingConfig& t) {
   require(t.threads >= 0 && t.threads <= 1024, "training.threads",
           "must be in [0, 1024] (0 = one per free core)", t.threads);
   require_choice<PrecisionMode>("training.precision", t.precision);
+  require(precision_mode(t.precision, "training.precision") != PrecisionMode::kInt8,
+          "training.precision",
+          "must be auto, fp32 or bf16 (int8 is for decoding: evaluation.precision)", t.precision);
   require(t.dist_timeout_s > 0, "training.dist_timeout_s", "must be > 0", t.dist_timeout_s);
   const ReinforceConfig& r = t.reinforce;
   require_choice<ReinforceBaseline>("training.reinforce.baseline", r.baseline);

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "config/choices.h"
+#include "util/error.h"
 #include "util/system.h"
 
 #if S2S_CUDA
@@ -44,9 +45,31 @@ void judge_bf16_speed(Capabilities& capabilities, double fp32_gflops, double bf1
       capabilities.bf16_pays ? "" : fmt::format(": bf16 pays from {}x", kBf16Pays));
 }
 
+namespace {
+
+// int8 decoding: the instructions that make int8 products pay, and the engine that runs them.
+void detect_int8(Capabilities& c, const std::string& flags) {
+  const auto& engines = at::globalContext().supportedQEngines();
+  if (std::find(engines.begin(), engines.end(), at::QEngine::ONEDNN) == engines.end()) {
+    c.int8_why = "this LibTorch has no onednn quantized engine";
+    return;
+  }
+  for (const char* flag : {"amx_int8", "avx512_vnni", "avx_vnni"}) {
+    if (util::has_cpu_flags(flags, {flag})) {
+      c.native_int8 = true;
+      c.int8_why = std::string("this CPU has ") + flag;
+      return;
+    }
+  }
+  c.int8_why = "this CPU has none of amx_int8, avx512_vnni, avx_vnni";
+}
+
+}  // namespace
+
 Capabilities detect_capabilities(torch::Device device) {
   Capabilities c;
   if (device.is_cuda()) {
+    c.int8_why = "int8 decoding runs on a CPU only";
 #if S2S_CUDA
     const auto* p = at::cuda::getDeviceProperties(device.has_index() ? device.index() : 0);
     c.native_bf16 = p->major >= 8;
@@ -57,6 +80,7 @@ Capabilities detect_capabilities(torch::Device device) {
     return c;
   }
   const auto flags = util::cpu_flags();
+  detect_int8(c, flags);
   for (const char* flag : {"amx_bf16", "avx512_bf16"}) {
     if (util::has_cpu_flags(flags, {flag})) {
       c.native_bf16 = true;
@@ -71,10 +95,28 @@ Capabilities detect_capabilities(torch::Device device) {
   return c;
 }
 
-PrecisionChoice choose_precision(const std::string& name, const Capabilities& capabilities) {
+bool int8_rest_in_bf16(torch::Device device) {
+  if (device.is_cuda()) return false;
+  static const bool pays = [] {
+    const auto c = detect_capabilities(torch::kCPU);
+    return c.native_bf16 && c.bf16_pays;
+  }();
+  return pays;
+}
+
+PrecisionChoice choose_precision(const std::string& name, const Capabilities& capabilities,
+                                 const std::string& key) {
   PrecisionChoice choice;
-  const auto mode = config::precision_mode(name, "precision");
-  if (mode == config::PrecisionMode::kFp32) {
+  const auto mode = config::precision_mode(name, key.c_str());
+  if (mode == config::PrecisionMode::kInt8) {
+    if (!capabilities.native_int8) {
+      throw ConfigError(key + " int8 is not offered here: " + capabilities.int8_why);
+    }
+    choice.precision = Precision::kInt8;
+    const bool bf16 = capabilities.native_bf16 && capabilities.bf16_pays;
+    choice.description = "int8 (asked for; " + capabilities.int8_why + "; the other products in " +
+                         (bf16 ? "bf16" : "fp32") + ")";
+  } else if (mode == config::PrecisionMode::kFp32) {
     choice.description = "fp32 (asked for)";
   } else if (mode == config::PrecisionMode::kBf16) {
     choice.precision = Precision::kBf16;
@@ -90,11 +132,20 @@ PrecisionChoice choose_precision(const std::string& name, const Capabilities& ca
 }
 
 std::string to_string(Precision precision) {
-  return precision == Precision::kBf16 ? "bf16" : "fp32";
+  switch (precision) {
+    case Precision::kBf16:
+      return "bf16";
+    case Precision::kInt8:
+      return "int8";
+    default:
+      return "fp32";
+  }
 }
 
 AutocastGuard::AutocastGuard(torch::Device device, Precision precision)
-    : active_(precision == Precision::kBf16), cuda_(device.is_cuda()) {
+    : active_(precision == Precision::kBf16 ||
+              (precision == Precision::kInt8 && int8_rest_in_bf16(device))),
+      cuda_(device.is_cuda()) {
   if (!active_) return;
   if (cuda_) {
     was_enabled_ = at::autocast::is_enabled();

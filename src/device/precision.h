@@ -14,6 +14,12 @@
 // precision"); a CPU whose fp32 products run on AVX-512 kernels can be faster in fp32 outright.
 // fp32 elsewhere. Asked for where it is not native, bf16 still runs, emulated and slow, with a
 // warning.
+//
+// int8 (evaluation.precision only, never chosen by "auto": its quality depends on the model,
+// docs/performance.md "int8 decoding"): the decoder's output layer and GRU products with int8
+// weights (model/int8_linear.h), on a CPU with int8 dot-product instructions (avx512_vnni,
+// avx_vnni or amx_int8) and LibTorch's onednn quantized engine; refused elsewhere. The other
+// products (encoder, attention) run in bf16 where "auto" would pick bf16, else in fp32.
 
 #include <torch/torch.h>
 
@@ -21,7 +27,7 @@
 
 namespace s2s::device {
 
-enum class Precision { kFp32, kBf16 };
+enum class Precision { kFp32, kBf16, kInt8 };
 
 // How fast bf16 products must be against fp32 ones for "auto" to pick bf16 on a CPU.
 constexpr double kBf16Pays = 1.25;
@@ -29,8 +35,10 @@ constexpr double kBf16Pays = 1.25;
 // Whether a device multiplies bf16 natively, and whether that pays.
 struct Capabilities {
   bool native_bf16 = false;
-  bool bf16_pays = true;  // false: native, but not kBf16Pays times as fast as fp32 here
-  std::string why;        // "this CPU has avx512_bf16", "CUDA compute capability 9.0", ...
+  bool bf16_pays = true;     // false: native, but not kBf16Pays times as fast as fp32 here
+  std::string why;           // "this CPU has avx512_bf16", "CUDA compute capability 9.0", ...
+  bool native_int8 = false;  // int8 decoding offered (see above)
+  std::string int8_why;      // "this CPU has avx512_vnni", or why not
 };
 
 // bf16_pays and why for a CPU with native bf16 products, from the GFLOP/s of one product shape
@@ -46,14 +54,20 @@ struct PrecisionChoice {
   bool emulated = false;    // bf16 asked for where it is not native
 };
 
-// "auto", "fp32" or "bf16" (validated by the config) on a device with `capabilities`.
-PrecisionChoice choose_precision(const std::string& name, const Capabilities& capabilities);
+// "auto", "fp32", "bf16" or "int8" (validated by the config) on a device with `capabilities`;
+// int8 where it is not offered: ConfigError naming `key` and why.
+PrecisionChoice choose_precision(const std::string& name, const Capabilities& capabilities,
+                                 const std::string& key = "evaluation.precision");
 
-// "fp32" or "bf16".
+// "fp32", "bf16" or "int8".
 std::string to_string(Precision precision);
 
-// bf16 autocast on `device` for the life of the guard when `precision` is kBf16 (nothing
-// otherwise); restores the previous state and frees the cached bf16 copies of the weights.
+// Whether int8 decoding on `device` runs its other products in bf16 (see above; once per process).
+bool int8_rest_in_bf16(torch::Device device);
+
+// bf16 autocast on `device` for the life of the guard when `precision` is kBf16, or kInt8 where
+// int8_rest_in_bf16 (nothing otherwise; int8's own products are model::Int8Scope's); restores
+// the previous state and frees the cached bf16 copies of the weights.
 class AutocastGuard {
  public:
   AutocastGuard(torch::Device device, Precision precision);

@@ -7,6 +7,7 @@
 #include "eval/search.h"
 #include "eval/translate.h"
 #include "loss/loss.h"
+#include "model/int8_linear.h"
 #include "run/run_dir.h"
 #include "util/error.h"
 #include "util/logging.h"
@@ -171,6 +172,7 @@ ForcedScores teacher_forced_scores(const Ensemble& models, const batching::Encod
                                    bool keep_attention, device::Precision precision) {
   torch::NoGradGuard no_grad;
   const device::AutocastGuard autocast(device, precision);
+  const model::Int8Scope int8(precision == device::Precision::kInt8);
   const EnsembleEvalMode eval_mode(models.members());
   ForcedScores out;
   if (keep_attention) out.attention.resize(corpus.size());

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "checkpoint/load_run.h"
+#include "model/int8_linear.h"
 
 namespace s2s::eval {
 
@@ -47,6 +48,7 @@ std::vector<Translation> Translator::translate_tokens(
   std::vector<Translation> out(sources.size());
   for (auto& t : out) t.n_best = {Candidate{}};  // empty inputs stay so
   const device::AutocastGuard autocast(device_, options.precision);
+  const model::Int8Scope int8(options.precision == device::Precision::kInt8);
   std::size_t done = sources.size();
   for (const auto& l : lengths) done -= l > 0 ? 1 : 0;
   for (const auto& indices : length_sorted_batches(lengths, options.batch_size)) {

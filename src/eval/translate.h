@@ -36,7 +36,8 @@ struct TranslateOptions {
   int64_t batch_size = 64;   // sentences per decoding batch
   bool replace_unk = false;  // replace generated <unk> by the most attended source token
   Progress progress;         // optional
-  device::Precision precision = device::Precision::kFp32;  // bf16: decode under bf16 autocast
+  // bf16: decode under bf16 autocast; int8: with int8 weights (model/int8_linear.h)
+  device::Precision precision = device::Precision::kFp32;
 };
 
 // The config's evaluation section as translate options (n_best 1: the best hypothesis only;

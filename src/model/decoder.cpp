@@ -83,6 +83,12 @@ DecoderImpl::DecoderImpl(const DecoderOptions& o) : options_(o) {
   } else {
     output_ = register_module("output", torch::nn::Linear(feature_size, o.vocab_size()));
   }
+  int8_.output = std::make_shared<Int8Weight>();
+  int8_.pre_output = std::make_shared<Int8Weight>();
+  for (int64_t l = 0; l < o.layers(); ++l) {
+    int8_.ih.push_back(std::make_shared<Int8Weight>());
+    int8_.hh.push_back(std::make_shared<Int8Weight>());
+  }
   dropout_ = register_module("dropout", torch::nn::Dropout(o.dropout()));
   output_dropout_ = register_module("output_dropout", torch::nn::Dropout(o.output_dropout()));
 }
@@ -94,7 +100,12 @@ DecoderMemory DecoderImpl::prepare(const EncoderOutput& encoded) {
   if (has_attention()) memory.attention = attention->prepare(encoded.states, encoded.mask);
   const CpuAutocastOff fp32_on_cpu;
   for (std::size_t l = 0; l < cells->size(); ++l) {
-    memory.cells.push_back(share_cell(cells->at<torch::nn::GRUCellImpl>(l), bf16));
+    memory.cells.push_back(
+        share_cell(cells->at<torch::nn::GRUCellImpl>(l), bf16 && !int8_decoding()));
+    if (int8_decoding()) {
+      memory.cells.back().int8_ih = int8_.ih[l];
+      memory.cells.back().int8_hh = int8_.hh[l];
+    }
   }
   memory.summary = encoded.final;
   return memory;
@@ -175,6 +186,12 @@ StepOutput DecoderImpl::step_embedded(const torch::Tensor& embedded, DecoderStat
 }
 
 torch::Tensor DecoderImpl::logits(const torch::Tensor& features) {
+  if (int8_decoding()) {  // eval mode: no dropout
+    if (!pre_output_) return int8_.output->linear(features, output_->weight, output_->bias);
+    const auto projected =
+        torch::tanh(int8_.pre_output->linear(features, pre_output_->weight, pre_output_->bias));
+    return int8_.output->linear(projected, embedding->weight, output_bias_);
+  }
   if (!pre_output_) return output_(output_dropout_(features));
   // Tied (Press & Wolf 2017): logits = Emb tanh(W_p f + b_p) + b, Emb [V, E] the target
   // embeddings, so a word's input and output vectors are one; the [F x V] product becomes

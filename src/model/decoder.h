@@ -22,12 +22,15 @@
 
 #include <torch/torch.h>
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/attention.h"
 #include "model/encoder.h"
 #include "model/gru_cell.h"
+#include "model/int8_linear.h"
 
 namespace s2s::model {
 
@@ -125,6 +128,13 @@ class DecoderImpl : public torch::nn::Module {
   torch::nn::Linear pre_output_{nullptr};  // tied: W_p [F -> E]
   torch::Tensor output_bias_;              // tied: b [V]
   torch::nn::Dropout dropout_{nullptr}, output_dropout_{nullptr};
+  // int8 decoding (model/int8_linear.h): the int8 forms of the output layer (W_out, or W_p and
+  // Emb when tied) and of each layer's W_ih and W_hh, made when a decoding first needs them.
+  struct Int8Products {
+    std::shared_ptr<Int8Weight> output, pre_output;
+    std::vector<std::shared_ptr<Int8Weight>> ih, hh;
+  };
+  Int8Products int8_;
 };
 TORCH_MODULE(Decoder);
 

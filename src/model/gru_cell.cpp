@@ -95,7 +95,9 @@ StepCell share_cell(torch::nn::GRUCellImpl& cell, bool bf16) {
              {},
              {},
              {},
-             {}};
+             {},
+             nullptr,
+             nullptr};
   if (bf16) {
     const torch::NoGradGuard no_grad;
     c.w_ih_bf16 = cell.weight_ih.to(torch::kBFloat16);
@@ -108,6 +110,12 @@ StepCell share_cell(torch::nn::GRUCellImpl& cell, bool bf16) {
 
 torch::Tensor gru_cell_step(const StepCell& cell, const torch::Tensor& x, const torch::Tensor& h) {
   RECORD_USER_SCOPE("s2s::gru");  // experiments/breakdown.h
+  if (cell.int8_ih && int8_decoding()) {
+    const AutocastOff no_autocast;
+    const auto gi = cell.int8_ih->linear(x, cell.w_ih.tensor, cell.b_ih.tensor);  // [B, 3H]
+    const auto gh = cell.int8_hh->linear(h, cell.w_hh.tensor, cell.b_hh.tensor);  // [B, 3H]
+    return gru_gates_forward(gi, gh, h.to(torch::kFloat).contiguous(), /*for_backward=*/false).next;
+  }
   if (!cell.w_ih.grad.defined() || !torch::GradMode::is_enabled()) {
     const AutocastOff no_autocast;
     return cell_forward(x, h, product_weights(cell), /*for_backward=*/false).gates.next;

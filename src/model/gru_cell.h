@@ -9,6 +9,9 @@
 
 #include <torch/torch.h>
 
+#include <memory>
+
+#include "model/int8_linear.h"
 #include "model/step_shared.h"
 
 namespace s2s::model {
@@ -17,6 +20,9 @@ namespace s2s::model {
 struct StepCell {
   StepShared w_ih, w_hh, b_ih, b_hh;                         // [3H, I], [3H, H], [3H], [3H]
   torch::Tensor w_ih_bf16, w_hh_bf16, b_ih_bf16, b_hh_bf16;  // bf16 copies, or undefined
+  // int8 decoding (model/int8_linear.h): W_ih and W_hh in int8, or null; used where no
+  // gradient is recorded.
+  std::shared_ptr<const Int8Weight> int8_ih, int8_hh;
 };
 
 // `bf16`: the step's four products (W_ih x, W_hh h and their backward) in bf16, the weights

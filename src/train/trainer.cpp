@@ -62,7 +62,8 @@ Trainer::Trainer(config::Config config, TrainOptions options)
   device::seed_everything(config_.seed);
   device_ = ranks_.device(device::resolve_device(config_.device));
   const auto capabilities = device::detect_capabilities(device_);
-  const auto train_precision = device::choose_precision(config_.training.precision, capabilities);
+  const auto train_precision =
+      device::choose_precision(config_.training.precision, capabilities, "training.precision");
   const auto eval_precision = device::choose_precision(config_.evaluation.precision, capabilities);
   log->info("training in {}; validation in {}", train_precision.description,
             device::to_string(eval_precision.precision));

@@ -90,6 +90,20 @@ expect_error "training.average_last must be 0 (off) or >= 2" train \
 expect_error "training.average_last needs training.keep_step_checkpoints = true" train \
   -c tests/cli/fixtures/tiny.json --set run_dir="$work/bad" --set training.average_last=3
 expect_error "--out 'average_last' is a checkpoint training writes" average --run "$run" --out average_last
+expect_error "training.precision must be auto, fp32 or bf16 (int8 is for decoding: evaluation.precision), got int8" \
+  train -c tests/cli/fixtures/tiny.json --set run_dir="$work/bad" --set training.precision=int8
+# Another precision than the run's is named in the file name whatever the beam, and in the
+# scores; int8 where the CPU has int8 dot products (device/precision.h), else one line why not.
+if grep -qwE "avx512_vnni|avx_vnni|amx_int8" /proc/cpuinfo; then
+  "$s2s" evaluate --run "$run" --precision int8 > "$work/int8.out" 2>&1 || { cat "$work/int8.out"; fail "evaluate --precision int8"; }
+  grep -q '"precision": "int8"' "$run/evaluations/test.best.greedy.int8.scores.json" || fail "no greedy.int8 scores"
+  echo "a b" | "$s2s" translate --run "$run" --precision int8 > "$work/int8.txt" 2> "$work/int8.err" ||
+    { cat "$work/int8.err"; fail "translate --precision int8"; }
+  [ "$(wc -l < "$work/int8.txt")" = 1 ] || fail "translate --precision int8: not one line out"
+else
+  expect_error "--precision int8 is not offered here: this CPU has none of" evaluate --run "$run" --precision int8
+fi
+expect_error "--precision int4 not in {auto,fp32,bf16,int8}" evaluate --run "$run" --precision int4
 [ "$(ls "$run/checkpoints")" = "$before" ] || fail "a refused average changed the checkpoints"
 [ ! -e "$work/bad" ] || fail "a refused training wrote $work/bad"
 echo "schedule and average tests passed"

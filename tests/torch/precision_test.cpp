@@ -19,6 +19,7 @@
 #include "model/gru.h"
 #include "model/gru_cell.h"
 #include "run/run_dir.h"
+#include "support/toy_batch.h"
 #include "train/optimizer.h"
 #include "train/train_step.h"
 
@@ -26,8 +27,9 @@ namespace s2s {
 namespace {
 
 TEST(PrecisionTest, AutoIsBf16OnlyWhereItIsNative) {
-  const device::Capabilities native{true, true, "this CPU has avx512_bf16"};
-  const device::Capabilities none{false, true, "this CPU has neither avx512_bf16 nor amx_bf16"};
+  const device::Capabilities native{true, true, "this CPU has avx512_bf16", false, ""};
+  const device::Capabilities none{false, true, "this CPU has neither avx512_bf16 nor amx_bf16",
+                                  false, ""};
   EXPECT_EQ(device::choose_precision("auto", native).precision, device::Precision::kBf16);
   EXPECT_EQ(device::choose_precision("auto", none).precision, device::Precision::kFp32);
   EXPECT_EQ(device::choose_precision("auto", none).description,
@@ -42,7 +44,7 @@ TEST(PrecisionTest, AutoIsBf16OnlyWhereItIsNative) {
 // Native bf16 products that are not kBf16Pays times as fast as fp32's (fp32 on AVX-512
 // kernels): auto stays fp32 and says why; asked for, bf16 runs, native, without a warning.
 TEST(PrecisionTest, AutoIsFp32WhereBf16ProductsAreNotFastEnough) {
-  device::Capabilities slow{true, true, "this CPU has avx512_bf16"};
+  device::Capabilities slow{true, true, "this CPU has avx512_bf16", false, ""};
   device::judge_bf16_speed(slow, /*fp32_gflops=*/300.0, /*bf16_gflops=*/160.0);
   EXPECT_FALSE(slow.bf16_pays);
   const auto chosen = device::choose_precision("auto", slow);
@@ -54,11 +56,11 @@ TEST(PrecisionTest, AutoIsFp32WhereBf16ProductsAreNotFastEnough) {
   EXPECT_EQ(asked.precision, device::Precision::kBf16);
   EXPECT_FALSE(asked.emulated);
 
-  device::Capabilities fast{true, true, "this CPU has avx512_bf16"};
+  device::Capabilities fast{true, true, "this CPU has avx512_bf16", false, ""};
   device::judge_bf16_speed(fast, /*fp32_gflops=*/64.0, /*bf16_gflops=*/160.0);  // 2.5x
   EXPECT_TRUE(fast.bf16_pays);
   EXPECT_EQ(device::choose_precision("auto", fast).precision, device::Precision::kBf16);
-  device::Capabilities edge{true, true, "this CPU has avx512_bf16"};
+  device::Capabilities edge{true, true, "this CPU has avx512_bf16", false, ""};
   device::judge_bf16_speed(edge, 100.0, 124.0);  // just below the margin
   EXPECT_EQ(device::choose_precision("auto", edge).precision, device::Precision::kFp32);
 }
@@ -114,29 +116,9 @@ config::Config small_config() {
   return c;
 }
 
-batching::Batch random_batch(int64_t vocab) {
-  std::vector<std::vector<int64_t>> src, tgt;
-  for (int i = 0; i < 8; ++i) {
-    const int64_t n = 3 + i % 4;
-    std::vector<int64_t> s, t = {2};
-    for (int64_t j = 0; j < n; ++j) {
-      s.push_back(4 + (i * 7 + j * 3) % (vocab - 4));
-      t.push_back(4 + (i * 5 + j) % (vocab - 4));
-    }
-    s.push_back(3);
-    t.push_back(3);
-    src.push_back(s);
-    tgt.push_back(t);
-  }
-  batching::EncodedCorpus corpus{src, tgt};
-  std::vector<std::size_t> rows(8);
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
-  return batching::make_batch(corpus, rows, torch::kCPU);
-}
-
 TEST(MixedTrainingTest, Bf16StepLossIsCloseAndWeightsStayFp32) {
   const auto c = small_config();
-  const auto batch = random_batch(20);
+  const auto batch = test_support::toy_batch(20);
   const auto loss_of = [&](device::Precision p) {
     torch::manual_seed(5);
     auto model = model::build_model(c.model, 20, 20);
@@ -157,7 +139,7 @@ TEST(MixedTrainingTest, OnACpuTheDecoderStepsStayFp32) {
   const auto c = small_config();
   torch::manual_seed(7);
   auto model = model::build_model(c.model, 20, 20);
-  const auto batch = random_batch(20);
+  const auto batch = test_support::toy_batch(20);
   const device::AutocastGuard bf16(torch::kCPU, device::Precision::kBf16);
   const auto encoded = model->encoder(batch.src, batch.src_lengths);
   EXPECT_EQ(encoded.states.scalar_type(), torch::kFloat);
@@ -177,7 +159,7 @@ TEST(MixedTrainingTest, CheckpointsLoadInEitherPrecision) {
   auto trained = model::build_model(c.model, 20, 20);
   auto optimizer = train::make_optimizer(c.training, trained->parameters());
   std::vector<double> reinforce;
-  const auto batch = random_batch(20);
+  const auto batch = test_support::toy_batch(20);
   train::TrainStep(c, torch::kCPU, device::Precision::kBf16)(trained, *optimizer, batch, reinforce);
   const auto path =
       (std::filesystem::temp_directory_path() / ("s2s_bf16_" + std::to_string(::getpid())))
