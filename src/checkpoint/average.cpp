@@ -82,7 +82,8 @@ AverageResult write_average(const std::string& run_dir, const std::vector<std::s
                             const std::string& path) {
   const run::RunPaths paths(run_dir);
   AverageResult result{path, 0};
-  auto loaded = load_run(run_dir, names.front());
+  // Averaging decodes nothing: any precision the config names is fine here.
+  auto loaded = load_run(run_dir, names.front(), /*precision=*/"fp32");
   const auto signature = run_signature(loaded);
   const Vocabularies vocabularies{loaded.src_vocab, loaded.tgt_vocab, paths.src_vocab(),
                                   paths.tgt_vocab()};

@@ -15,7 +15,8 @@
 namespace s2s::checkpoint {
 namespace {
 
-// Config, vocabularies, tokenizers, device and precision of a run directory: all but a model.
+// Config, vocabularies, tokenizers and device of a run directory: all but a model and the
+// precision (load_ensemble's, for the first run only).
 LoadedRun load_run_files(const std::string& run_dir) {
   const run::RunPaths paths(run_dir);
   if (!std::filesystem::is_directory(run_dir)) {
@@ -32,8 +33,6 @@ LoadedRun load_run_files(const std::string& run_dir) {
   run.src_tokenizer = std::move(tokenizers.src);
   run.tgt_tokenizer = std::move(tokenizers.tgt);
   run.device = device::resolve_device(run.config.device);
-  run.precision = device::choose_precision(run.config.evaluation.precision,
-                                           device::detect_capabilities(run.device));
   return run;
 }
 
@@ -109,8 +108,9 @@ std::string run_signature(const LoadedRun& run) {
       model::has_learned_baseline(run.config.model, run.config.training.reinforce));
 }
 
-LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint) {
-  return load_ensemble({run_dir}, {checkpoint});
+LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint,
+                   const std::string& precision) {
+  return load_ensemble({run_dir}, {checkpoint}, precision);
 }
 
 std::string ensemble_difference(const std::string& a_dir, const std::string& b_dir) {
@@ -118,11 +118,16 @@ std::string ensemble_difference(const std::string& a_dir, const std::string& b_d
 }
 
 LoadedRun load_ensemble(const std::vector<std::string>& run_dirs,
-                        const std::vector<std::string>& checkpoints) {
+                        const std::vector<std::string>& checkpoints, const std::string& precision) {
   if (run_dirs.empty() || checkpoints.empty()) {
     throw InputError("an ensemble needs at least one run and one checkpoint");
   }
   LoadedRun run = load_run_files(run_dirs.front());
+  run.precision = precision.empty()
+                      ? device::choose_precision(run.config.evaluation.precision,
+                                                 device::detect_capabilities(run.device))
+                      : device::choose_precision(precision, device::detect_capabilities(run.device),
+                                                 "--precision");
   util::logger("eval")->debug("decoding in {}", run.precision.description);
   device::set_threads(run.config.training.threads);
   for (const auto& checkpoint : checkpoints) add_member(run, run_dirs.front(), checkpoint, run);

@@ -35,16 +35,21 @@ std::string run_signature(const LoadedRun& run);
 // name `s2s average` wrote); the model is in eval mode on the config's device. A directory
 // without config.json is "not a run directory"; missing or broken files are InputErrors naming
 // them.
-LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best");
+// `precision`: the decoding precision ("auto", "fp32", "bf16", "int8"; checked by the caller)
+// instead of the config's evaluation.precision, "" for the config's; a precision this device
+// does not offer is a ConfigError naming --precision or evaluation.precision.
+LoadedRun load_run(const std::string& run_dir, const std::string& checkpoint = "best",
+                   const std::string& precision = "");
 
 // An ensemble: each checkpoint of `checkpoints` of each run of `run_dirs`, in that order
 // (members = runs x checkpoints). The config, vocabularies, tokenizers, device and precision
 // are the first run's; each member keeps its own architecture. A run whose vocabularies or
 // tokenization (tokenizer, lower-casing, SentencePiece models) differ from the first run's is
 // refused with an InputError naming both runs and what differs. One run and one checkpoint is
-// load_run.
+// load_run, `precision` as there.
 LoadedRun load_ensemble(const std::vector<std::string>& run_dirs,
-                        const std::vector<std::string>& checkpoints);
+                        const std::vector<std::string>& checkpoints,
+                        const std::string& precision = "");
 
 // What keeps the runs in `a_dir` and `b_dir` from decoding as an ensemble (their vocabularies or
 // tokenization, as load_ensemble checks them), or "" when nothing does. Loads no model.

@@ -173,11 +173,7 @@ checkpoint::LoadedRun load_decoding_run(const RunArgs& args) {
       }
     }
   }
-  auto run = checkpoint::load_ensemble(runs, checkpoints);
-  if (!args.precision.empty()) {
-    run.precision = device::choose_precision(
-        args.precision, device::detect_capabilities(run.device), "--precision");
-  }
+  auto run = checkpoint::load_ensemble(runs, checkpoints, args.precision);
   for (const auto& name : run.member_names) util::logger("eval")->info("model {}", name);
   return run;
 }

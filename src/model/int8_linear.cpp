@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 namespace s2s::model {
 namespace {
@@ -43,10 +44,12 @@ struct Source {
 };
 
 // rows [M, K] -> [M', K]: the rows, then a row of -R and one of R (R = input_range(rows)), then
-// zeros up to M' = M + 2 rounded up to kRowMultiple (model/int8_linear.h says why).
+// zeros up to M' = M + 2 rounded up to kRowMultiple or kManyRowMultiple (model/int8_linear.h
+// says why).
 torch::Tensor with_range_rows(const torch::Tensor& rows) {
   const int64_t m = rows.size(0), k = rows.size(1);
-  const int64_t padded = (m + 2 + kRowMultiple - 1) / kRowMultiple * kRowMultiple;
+  const int64_t multiple = m + 2 <= kFewRows ? kRowMultiple : kManyRowMultiple;
+  const int64_t padded = (m + 2 + multiple - 1) / multiple * multiple;
   const double range = input_range(rows);
   auto out = torch::empty({padded, k}, rows.options());
   out.narrow(0, 0, m).copy_(rows);
@@ -60,7 +63,8 @@ torch::Tensor with_range_rows(const torch::Tensor& rows) {
 
 Int8Scope::Int8Scope(bool on) : previous_(int8_on) {
   if (on) {
-    at::globalContext().setQEngine(at::QEngine::ONEDNN);
+    static std::once_flag engine_chosen;  // a process-wide setting: written once
+    std::call_once(engine_chosen, [] { at::globalContext().setQEngine(at::QEngine::ONEDNN); });
     int8_on = true;
   }
 }

@@ -14,8 +14,9 @@
 // meets: with x's own range that is a compilation per call, and the int8 products ran no
 // faster than bf16's (docs/performance.md "int8 decoding"). So x goes in with two more rows,
 // -R and R, which fix its range to a power of two, and zero rows up to a multiple of
-// kRowMultiple: a few dozen kernels, compiled once. The price is at most twice the step of x's
-// own range.
+// kRowMultiple (kManyRowMultiple past kFewRows rows: teacher-forced scoring sends a batch's
+// every target position at once): a few dozen kernels, compiled once. The price is at most twice
+// the step of x's own range.
 //
 // Training never runs here: the weights stay fp32 and are quantized once, when a decoding first
 // needs them, and again only after they change.
@@ -29,8 +30,11 @@
 
 namespace s2s::model {
 
-// Row counts go to the engine rounded up to a multiple of this.
+// Row counts go to the engine rounded up to a multiple of kRowMultiple, or of kManyRowMultiple
+// past kFewRows.
 constexpr int64_t kRowMultiple = 8;
+constexpr int64_t kFewRows = 128;
+constexpr int64_t kManyRowMultiple = 64;
 // The smallest R (an all-zero input still gets a scale).
 constexpr double kSmallestRange = 1.0 / 256;
 

@@ -79,6 +79,10 @@ torch::Tensor FusedAdam::step(LossClosure closure) {
         adam_update(p.data_ptr<scalar_t>(), g.data_ptr<scalar_t>(), m.data_ptr<scalar_t>(),
                     v.data_ptr<scalar_t>(), p.numel(), s);
       });
+      // Written through its pointer, p is changed in place as p.add_(...) would change it: say
+      // so, as in-place ops do, for what keys on the version (autograd's saved-tensor checks,
+      // the int8 copies of decoding weights in model/int8_linear.h).
+      torch::autograd::impl::bump_version(p);
     }
   }
   return loss;

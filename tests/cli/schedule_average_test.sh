@@ -100,8 +100,18 @@ if grep -qwE "avx512_vnni|avx_vnni|amx_int8" /proc/cpuinfo; then
   echo "a b" | "$s2s" translate --run "$run" --precision int8 > "$work/int8.txt" 2> "$work/int8.err" ||
     { cat "$work/int8.err"; fail "translate --precision int8"; }
   [ "$(wc -l < "$work/int8.txt")" = 1 ] || fail "translate --precision int8: not one line out"
+  # A run that validates in int8 (its weights packed again after each update), decoded in fp32.
+  "$s2s" train -c tests/cli/fixtures/tiny.json --set run_dir="$work/int8run" --set training.max_steps=4 \
+    --set training.validate_every=2 --set evaluation.precision=int8 > "$work/int8run.log" 2>&1 ||
+    { tail -5 "$work/int8run.log"; fail "train with evaluation.precision int8"; }
+  grep -q "validation in int8" "$work/int8run.log" || fail "the log does not say validation is in int8"
+  "$s2s" evaluate --run "$work/int8run" --precision fp32 > /dev/null 2>&1 || fail "evaluate an int8 run in fp32"
+  grep -q '"precision": "fp32"' "$work/int8run/evaluations/test.best.greedy.fp32.scores.json" ||
+    fail "no greedy.fp32 scores of the int8 run"
 else
   expect_error "--precision int8 is not offered here: this CPU has none of" evaluate --run "$run" --precision int8
+  expect_error "evaluation.precision int8 is not offered here: this CPU has none of" train \
+    -c tests/cli/fixtures/tiny.json --set run_dir="$work/bad" --set evaluation.precision=int8
 fi
 expect_error "--precision int4 not in {auto,fp32,bf16,int8}" evaluate --run "$run" --precision int4
 [ "$(ls "$run/checkpoints")" = "$before" ] || fail "a refused average changed the checkpoints"

@@ -11,6 +11,8 @@
 #include "model/build_model.h"
 #include "model/int8_linear.h"
 #include "support/toy_batch.h"
+#include "train/optimizer.h"
+#include "train/train_step.h"
 #include "util/error.h"
 
 namespace s2s {
@@ -140,6 +142,35 @@ INSTANTIATE_TEST_SUITE_P(Styles, Int8DecoderTest,
                          testing::Values(Int8Case{"bahdanau", "bahdanau", false, 1},
                                          Int8Case{"luong_tied_2layers", "luong", true, 2}),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// Validation in int8 during training: an optimizer step (the fused Adam writes the weights
+// through their pointers) makes the next decoding pack the new weights.
+TEST(Int8Test, DecodingFollowsTheOptimizersSteps) {
+  S2S_SKIP_WITHOUT_INT8();
+  config::Config c;
+  c.model.emb_size = 16;
+  c.model.hidden_size = 32;
+  c.training.learning_rate = 0.05;  // a step that moves the logits far
+  torch::manual_seed(6);
+  auto model = model::build_model(c.model, 40, 40);
+  auto optimizer = train::make_optimizer(c.training, model->parameters());
+  const auto batch = test_support::toy_batch(40, 6);
+  const auto logits = [&](bool int8) {
+    const torch::NoGradGuard no_grad;
+    const model::Int8Scope scope(int8);
+    model->eval();
+    auto out = model->forward(batch.src, batch.src_lengths, batch.tgt_in).logits.detach();
+    model->train();
+    return out;
+  };
+  const auto before = logits(true);
+  std::vector<double> reinforce;
+  train::TrainStep(c, torch::kCPU, device::Precision::kFp32)(model, *optimizer, batch, reinforce);
+  const auto after = logits(true), reference = logits(false);
+  const double range = reference.abs().max().item<double>();
+  EXPECT_GT((before - reference).abs().max().item<double>(), 0.1 * range);  // the step mattered
+  EXPECT_LT((after - reference).abs().max().item<double>(), 0.03 * range);
+}
 
 TEST(Int8PrecisionTest, OfferedOnlyWhereTheCpuHasIt) {
   device::Capabilities none;
