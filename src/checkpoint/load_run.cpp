@@ -123,11 +123,10 @@ LoadedRun load_ensemble(const std::vector<std::string>& run_dirs,
     throw InputError("an ensemble needs at least one run and one checkpoint");
   }
   LoadedRun run = load_run_files(run_dirs.front());
-  run.precision = precision.empty()
-                      ? device::choose_precision(run.config.evaluation.precision,
-                                                 device::detect_capabilities(run.device))
-                      : device::choose_precision(precision, device::detect_capabilities(run.device),
-                                                 "--precision");
+  const bool asked = !precision.empty();  // --precision, else the config's
+  run.precision = device::choose_precision(asked ? precision : run.config.evaluation.precision,
+                                           device::detect_capabilities(run.device),
+                                           asked ? "--precision" : "evaluation.precision");
   util::logger("eval")->debug("decoding in {}", run.precision.description);
   device::set_threads(run.config.training.threads);
   for (const auto& checkpoint : checkpoints) add_member(run, run_dirs.front(), checkpoint, run);

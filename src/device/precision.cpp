@@ -95,12 +95,16 @@ Capabilities detect_capabilities(torch::Device device) {
   return c;
 }
 
+namespace {
+
+// What "auto" picks bf16 on, and what int8 decoding runs its other products in bf16 on.
+bool auto_picks_bf16(const Capabilities& c) { return c.native_bf16 && c.bf16_pays; }
+
+}  // namespace
+
 bool int8_rest_in_bf16(torch::Device device) {
   if (device.is_cuda()) return false;
-  static const bool pays = [] {
-    const auto c = detect_capabilities(torch::kCPU);
-    return c.native_bf16 && c.bf16_pays;
-  }();
+  static const bool pays = auto_picks_bf16(detect_capabilities(torch::kCPU));
   return pays;
 }
 
@@ -113,7 +117,7 @@ PrecisionChoice choose_precision(const std::string& name, const Capabilities& ca
       throw ConfigError(key + " int8 is not offered here: " + capabilities.int8_why);
     }
     choice.precision = Precision::kInt8;
-    const bool bf16 = capabilities.native_bf16 && capabilities.bf16_pays;
+    const bool bf16 = auto_picks_bf16(capabilities);
     choice.description = "int8 (asked for; " + capabilities.int8_why + "; the other products in " +
                          (bf16 ? "bf16" : "fp32") + ")";
   } else if (mode == config::PrecisionMode::kFp32) {
@@ -123,7 +127,7 @@ PrecisionChoice choose_precision(const std::string& name, const Capabilities& ca
     choice.emulated = !capabilities.native_bf16;
     choice.description = "bf16 mixed precision (asked for; " + capabilities.why + ")";
   } else {
-    const bool bf16 = capabilities.native_bf16 && capabilities.bf16_pays;
+    const bool bf16 = auto_picks_bf16(capabilities);
     choice.precision = bf16 ? Precision::kBf16 : Precision::kFp32;
     choice.description =
         std::string(bf16 ? "bf16 mixed precision" : "fp32") + " (auto: " + capabilities.why + ")";
