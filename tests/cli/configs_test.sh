@@ -29,6 +29,8 @@ for config in "${configs[@]}"; do
     echo "FAIL: $config"
     exit 1
   fi
-  grep -q '"step":3' "$work/$name/metrics.jsonl" || { echo "FAIL: $config did not validate"; exit 1; }
+  metrics=$work/$name/metrics.jsonl  # an ensemble's (training.members): its first member's
+  [[ -f $metrics ]] || metrics=$work/$name/member1/metrics.jsonl
+  grep -q '"step":3' "$metrics" || { echo "FAIL: $config did not validate"; exit 1; }
   echo "ok $name"
 done
