@@ -16,6 +16,7 @@
 #include "cli/bleu.h"
 #include "cli/config.h"
 #include "cli/evaluate.h"
+#include "cli/prepare.h"
 #include "cli/report.h"
 #include "cli/serve.h"
 #include "cli/study.h"
@@ -34,6 +35,7 @@ namespace s2s::cli {
 
 void setup_verbs(CLI::App& app) {
   setup_train(app);
+  setup_prepare(app);
   setup_evaluate(app);
   setup_translate(app);
   setup_serve(app);

@@ -16,6 +16,7 @@ const char* const kResumable[] = {
     "data.test",
     "data.test_alignments",
     "data.max_line_bytes",  // a bound that refuses, never a change of the data read
+    "data.prepared_dir",    // where the prepared corpus is; its content hash is checked
     "data.valid_alignments",
     "model.attention.hard_eval",
     "training.epochs",

@@ -44,6 +44,8 @@ struct DataConfig {
   int64_t tgt_min_freq = 1;
   int64_t src_max_vocab = 0;
   int64_t tgt_max_vocab = 0;
+  bool prepared = false;
+  std::string prepared_dir;
   SentencePieceConfig sentencepiece;
 };
 
@@ -219,6 +221,12 @@ void visit_fields(V& v, DataConfig& c) {
   v("tgt_min_freq", c.tgt_min_freq, "target words seen fewer times become <unk>");
   v("src_max_vocab", c.src_max_vocab, "source vocabulary size cap incl. specials; 0 = no cap");
   v("tgt_max_vocab", c.tgt_max_vocab, "target vocabulary size cap incl. specials; 0 = no cap");
+  v("prepared", c.prepared,
+    "train from a prepared corpus: token ids made once (s2s prepare, or train on first use) and "
+    "read through mmap, in bounded memory; false: read and tokenize the text at every start");
+  v("prepared_dir", c.prepared_dir,
+    "where prepared corpora are kept; \"\" = beside the training data (TRAIN.prepared/); "
+    "relative to the config file");
   v.section("sentencepiece", c.sentencepiece);
 }
 

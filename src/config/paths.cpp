@@ -44,6 +44,7 @@ void resolve_paths(Config& config, const std::string& config_dir,
   set("data.valid_alignments", d.valid_alignments, false);
   set("data.test_alignments", d.test_alignments, false);
   set("data.sentencepiece.model", d.sentencepiece.model, false);
+  set("data.prepared_dir", d.prepared_dir, false);
   if (!config.run_dir.empty()) {
     auto dir = fs::absolute(config.run_dir).lexically_normal();
     if (!dir.has_filename() && dir.has_parent_path()) dir = dir.parent_path();  // "x/" -> "x"

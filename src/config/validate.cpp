@@ -305,6 +305,10 @@ void validate(const Config& c) {
           "needs an attention scorer (model.attention.scorer is none)", guide);
   require(guide == 0 || !c.data.train_alignments.empty(), "training.guided_alignment.weight",
           "needs data.train_alignments (the gold alignments of data.train)", guide);
+  require(guide == 0 || !c.data.prepared, "data.prepared",
+          "cannot be true with training.guided_alignment.weight > 0: guided alignment reads the "
+          "training text",
+          c.data.prepared);
   validate_evaluation(c.evaluation);
 }
 

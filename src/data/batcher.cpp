@@ -96,24 +96,10 @@ int64_t Batcher::length(std::size_t example) const {
   return std::max(src_lengths_[example], tgt_lengths_[example]);
 }
 
-// Greedy, in the given order: a batch closes when the next example would break the budget.
 void Batcher::append_batches(Iterator first, Iterator last, Batches* batches) const {
-  std::vector<std::size_t> current;
-  int64_t longest = 0;
-  for (auto it = first; it != last; ++it) {
-    const int64_t len = length(*it);
-    const auto n = static_cast<int64_t>(current.size()) + 1;
-    const int64_t cost =
-        options_.unit == BatchUnit::kSentences ? n : n * std::max(longest, len);  // padded
-    if (!current.empty() && cost > options_.batch_size) {
-      batches->push_back(std::move(current));
-      current.clear();
-      longest = 0;
-    }
-    current.push_back(*it);
-    longest = std::max(longest, len);
-  }
-  if (!current.empty()) batches->push_back(std::move(current));
+  pack_batches(
+      first, last, [this](std::size_t i) { return length(i); }, options_.unit, options_.batch_size,
+      batches);
 }
 
 // Pools of about bucket_batches batches (counted in sentences, or in unpadded tokens), each
@@ -151,20 +137,168 @@ std::vector<std::vector<std::size_t>> Batcher::epoch_batches(int64_t epoch) cons
   return shard(batches);
 }
 
+namespace {
+
+// An epoch held whole: the in-memory Batcher's.
+class HeldEpoch : public EpochBatches {
+ public:
+  explicit HeldEpoch(Batches batches) : batches_(std::move(batches)) {}
+  std::size_t size() const override { return batches_.size(); }
+  const std::vector<std::size_t>& batch(std::size_t k) override { return batches_.at(k); }
+
+ private:
+  Batches batches_;
+};
+
+// Global batch of rank `rank`'s k-th step, with the padding of Batcher::shard.
+std::size_t sharded(std::size_t k, const BatcherOptions& o, std::size_t total) {
+  return (static_cast<std::size_t>(o.rank) + k * static_cast<std::size_t>(o.world_size)) % total;
+}
+
+std::size_t per_rank(std::size_t total, const BatcherOptions& o) {
+  const auto world = static_cast<std::size_t>(o.world_size);
+  return world == 1 || total == 0 ? total : (total + world - 1) / world;
+}
+
+}  // namespace
+
+std::unique_ptr<EpochBatches> Batcher::epoch(int64_t epoch) const {
+  return std::make_unique<HeldEpoch>(epoch_batches(epoch));
+}
+
 // Rank r takes batches r, r + W, r + 2W, ... Every rank must run the same number of steps (the
 // gradient all-reduce waits for all), so the list is padded, as fairseq does, by repeating
 // batches from the start of the epoch: a few examples are seen twice in that epoch.
-Batcher::Batches Batcher::shard(const Batches& batches) const {
+Batches Batcher::shard(const Batches& batches) const {
   const auto world = static_cast<std::size_t>(options_.world_size);
   if (world == 1 || batches.empty()) return batches;
-  const std::size_t per_rank = (batches.size() + world - 1) / world;
   Batches mine;
-  mine.reserve(per_rank);
-  for (std::size_t k = 0; k < per_rank; ++k) {
-    const std::size_t i = static_cast<std::size_t>(options_.rank) + k * world;
-    mine.push_back(batches[i % batches.size()]);
+  mine.reserve(per_rank(batches.size(), options_));
+  for (std::size_t k = 0; k < per_rank(batches.size(), options_); ++k) {
+    mine.push_back(batches[sharded(k, options_, batches.size())]);
   }
   return mine;
+}
+
+// ---------------------------------------------------------------------------------------------
+// WindowBatcher
+
+std::size_t window_examples(const BatcherOptions& options, double mean_length) {
+  const double batches = static_cast<double>(std::max<int64_t>(options.bucket_batches, 1));
+  const double per_batch =
+      options.unit == BatchUnit::kSentences
+          ? static_cast<double>(options.batch_size)
+          : static_cast<double>(options.batch_size) / std::max(mean_length, 1.0);
+  return static_cast<std::size_t>(std::max(1.0, batches * std::max(per_batch, 1.0)));
+}
+
+WindowBatcher::WindowBatcher(WindowLengths lengths, BatcherOptions options, std::size_t window)
+    : lengths_(std::move(lengths)), options_(options), window_(std::max<std::size_t>(window, 1)) {
+  validate(options_);
+  counts_ = count_pass(0);
+  for (const auto count : counts_) total_ += count;
+}
+
+// Sentence batches, and token batches cut from windows sorted by length (or never shuffled),
+// are the same number in every epoch: a window's count depends on its lengths only. Token
+// batches of shuffled, unsorted windows are not, and are counted again for each epoch.
+bool WindowBatcher::counts_vary() const {
+  return options_.unit == BatchUnit::kTokens && options_.shuffle && options_.bucket_batches <= 1;
+}
+
+std::vector<std::size_t> WindowBatcher::count_batches(int64_t epoch) const {
+  return epoch == 0 || !counts_vary() ? counts_ : count_pass(epoch);
+}
+
+std::vector<std::size_t> WindowBatcher::count_pass(int64_t epoch) const {
+  std::vector<std::size_t> counts;
+  const std::size_t windows = (lengths_.size + window_ - 1) / window_;
+  counts.reserve(windows);
+  for (std::size_t w = 0; w < windows; ++w) {
+    counts.push_back(window_batches(epoch, w).size());
+    release_window(w);
+  }
+  return counts;
+}
+
+void WindowBatcher::release_window(std::size_t w) const {
+  if (!lengths_.release) return;
+  const std::size_t first = w * window_;
+  lengths_.release(first, std::min(first + window_, lengths_.size));
+}
+
+Batches WindowBatcher::window_batches(int64_t epoch, std::size_t w) const {
+  const std::size_t first = w * window_, last = std::min(first + window_, lengths_.size);
+  std::vector<int64_t> src, tgt;
+  lengths_.read(first, last, &src, &tgt);
+  std::vector<std::size_t> order(last - first);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // Another stream for every window of every epoch.
+  std::mt19937_64 rng = make_rng(options_.seed ^ splitmix64(w + 1), epoch);
+  if (options_.shuffle) shuffle(order, rng);
+  if (options_.bucket_batches > 1) {
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return std::pair(src[a], tgt[a]) < std::pair(src[b], tgt[b]);
+    });
+  }
+  Batches batches;
+  pack_batches(
+      order.begin(), order.end(), [&](std::size_t i) { return std::max(src[i], tgt[i]); },
+      options_.unit, options_.batch_size, &batches);
+  if (options_.shuffle) shuffle(batches, rng);
+  for (auto& batch : batches) {
+    for (auto& i : batch) i += first;
+  }
+  return batches;
+}
+
+namespace {
+
+// The windows in an epoch's order, and the batches of the window last asked for.
+class WindowEpoch : public EpochBatches {
+ public:
+  WindowEpoch(const WindowBatcher& batcher, const std::vector<std::size_t>& counts,
+              const BatcherOptions& options, int64_t epoch)
+      : batcher_(batcher), options_(options), epoch_(epoch) {
+    order_.resize(counts.size());
+    std::iota(order_.begin(), order_.end(), std::size_t{0});
+    std::mt19937_64 rng = make_rng(options.seed, epoch);
+    if (options.shuffle) shuffle(order_, rng);
+    ends_.reserve(order_.size());
+    std::size_t end = 0;
+    for (const auto w : order_) ends_.push_back(end += counts[w]);
+    size_ = per_rank(end, options);
+  }
+  std::size_t size() const override { return size_; }
+  const std::vector<std::size_t>& batch(std::size_t k) override {
+    if (k >= size_)
+      throw std::out_of_range("batch " + std::to_string(k) + " of " + std::to_string(size_));
+    const std::size_t g = sharded(k, options_, ends_.back());
+    const auto p =
+        static_cast<std::size_t>(std::upper_bound(ends_.begin(), ends_.end(), g) - ends_.begin());
+    if (p != current_) {
+      // The window left behind will not be read again this epoch: its pages may go.
+      if (current_ < order_.size()) batcher_.release_window(order_[current_]);
+      held_ = batcher_.window_batches(epoch_, order_[p]);
+      current_ = p;
+    }
+    return held_.at(g - (p == 0 ? 0 : ends_[p - 1]));
+  }
+
+ private:
+  const WindowBatcher& batcher_;
+  BatcherOptions options_;
+  int64_t epoch_;
+  std::vector<std::size_t> order_, ends_;  // windows in order; batches up to each, inclusive
+  std::size_t size_ = 0;
+  std::size_t current_ = std::numeric_limits<std::size_t>::max();
+  Batches held_;
+};
+
+}  // namespace
+
+std::unique_ptr<EpochBatches> WindowBatcher::epoch(int64_t epoch) const {
+  return std::make_unique<WindowEpoch>(*this, count_batches(epoch), options_, epoch);
 }
 
 }  // namespace s2s::data

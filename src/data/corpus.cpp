@@ -59,6 +59,47 @@ std::string where(const std::string& path, std::size_t line) {
 
 }  // namespace
 
+void check_text_line(const std::string& path, std::size_t number, std::string_view line,
+                     std::size_t max_line_bytes) {
+  if (max_line_bytes > 0 && line.size() > max_line_bytes) {
+    throw InputError(where(path, number) + "a line of " + std::to_string(line.size()) +
+                     " bytes, more than data.max_line_bytes = " + std::to_string(max_line_bytes) +
+                     "; cut or drop the line, or raise the key");
+  }
+  std::size_t bad = line.find('\0');
+  if (bad != std::string_view::npos) {
+    throw InputError(where(path, number) + "NUL byte at byte " + std::to_string(bad + 1) +
+                     " (not a text file?)");
+  }
+  if (!util::is_valid_utf8(line, &bad)) {
+    throw InputError(where(path, number) + "invalid UTF-8 at byte " + std::to_string(bad + 1));
+  }
+}
+
+bool is_blank_line(std::string_view line) { return is_blank(line); }
+
+SentencePair tsv_pair(const std::string& path, std::size_t number, const std::string& line) {
+  if (line.empty()) return {"", "", number};  // kept so that filtering counts it
+  const std::size_t tab = line.find('\t');
+  if (tab == std::string::npos) {
+    throw InputError(where(path, number) + "expected source<TAB>target");
+  }
+  const std::size_t tab2 = line.find('\t', tab + 1);
+  if (tab2 != std::string::npos) {
+    const auto columns = 1 + std::count(line.begin(), line.end(), '\t');
+    throw InputError(where(path, number) + "expected 2 tab-separated columns, found " +
+                     std::to_string(columns) + " (keep the first two: cut -f1,2)");
+  }
+  return {line.substr(0, tab), line.substr(tab + 1), number};
+}
+
+FilterVerdict classify_pair(std::size_t src_tokens, std::size_t tgt_tokens, int64_t max_len) {
+  if (src_tokens == 0 || tgt_tokens == 0) return FilterVerdict::kEmpty;
+  const auto limit = static_cast<std::size_t>(max_len);
+  if (max_len > 0 && (src_tokens > limit || tgt_tokens > limit)) return FilterVerdict::kTooLong;
+  return FilterVerdict::kKeep;
+}
+
 std::vector<std::string> read_lines(const std::string& path, std::size_t max_line_bytes) {
   const std::string data = read_file(path);
   std::string_view text(data);
@@ -70,20 +111,7 @@ std::vector<std::string> read_lines(const std::string& path, std::size_t max_lin
     const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
     std::string_view line = text.substr(start, end - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (max_line_bytes > 0 && line.size() > max_line_bytes) {
-      throw InputError(where(path, lines.size() + 1) + "a line of " + std::to_string(line.size()) +
-                       " bytes, more than data.max_line_bytes = " + std::to_string(max_line_bytes) +
-                       "; cut or drop the line, or raise the key");
-    }
-    std::size_t bad = line.find('\0');
-    if (bad != std::string_view::npos) {
-      throw InputError(where(path, lines.size() + 1) + "NUL byte at byte " +
-                       std::to_string(bad + 1) + " (not a text file?)");
-    }
-    if (!util::is_valid_utf8(line, &bad)) {
-      throw InputError(where(path, lines.size() + 1) + "invalid UTF-8 at byte " +
-                       std::to_string(bad + 1));
-    }
+    check_text_line(path, lines.size() + 1, line, max_line_bytes);
     lines.emplace_back(line);
     start = end + 1;
   }
@@ -100,24 +128,7 @@ std::vector<SentencePair> read_tsv(const std::string& path, std::size_t max_line
   const std::vector<std::string> lines = read_lines(path, max_line_bytes);
   std::vector<SentencePair> pairs;
   pairs.reserve(lines.size());
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
-    if (line.empty()) {  // kept so that filtering counts it, and line numbers stay true
-      pairs.push_back({"", "", i + 1});
-      continue;
-    }
-    const std::size_t tab = line.find('\t');
-    if (tab == std::string::npos) {
-      throw InputError(where(path, i + 1) + "expected source<TAB>target");
-    }
-    const std::size_t tab2 = line.find('\t', tab + 1);
-    if (tab2 != std::string::npos) {
-      const auto columns = 1 + std::count(line.begin(), line.end(), '\t');
-      throw InputError(where(path, i + 1) + "expected 2 tab-separated columns, found " +
-                       std::to_string(columns) + " (keep the first two: cut -f1,2)");
-    }
-    pairs.push_back({line.substr(0, tab), line.substr(tab + 1), i + 1});
-  }
+  for (std::size_t i = 0; i < lines.size(); ++i) pairs.push_back(tsv_pair(path, i + 1, lines[i]));
   return pairs;
 }
 
@@ -205,17 +216,20 @@ std::vector<std::size_t> filter_pairs(const std::vector<std::vector<std::string>
   if (max_len < 0) {
     throw ConfigError("max_len must be >= 0 (0 = no limit), got " + std::to_string(max_len));
   }
-  const auto limit = static_cast<std::size_t>(max_len);
   FilterStats counts;
   std::vector<std::size_t> kept;
   kept.reserve(src.size());
   for (std::size_t i = 0; i < src.size(); ++i) {
-    if (src[i].empty() || tgt[i].empty()) {
-      ++counts.empty;
-    } else if (limit > 0 && (src[i].size() > limit || tgt[i].size() > limit)) {
-      ++counts.too_long;
-    } else {
-      kept.push_back(i);
+    switch (classify_pair(src[i].size(), tgt[i].size(), max_len)) {
+      case FilterVerdict::kEmpty:
+        ++counts.empty;
+        break;
+      case FilterVerdict::kTooLong:
+        ++counts.too_long;
+        break;
+      case FilterVerdict::kKeep:
+        kept.push_back(i);
+        break;
     }
   }
   counts.kept = kept.size();

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/tokenizer.h"
@@ -22,6 +23,16 @@ struct SentencePair {
   std::string src, tgt;
   std::size_t line = 0;  // 1-based line in the file(s) it came from
 };
+
+// The checks read_lines makes of line `number` of `path` (without its newline), each an
+// InputError "PATH:LINE: ...".
+void check_text_line(const std::string& path, std::size_t number, std::string_view line,
+                     std::size_t max_line_bytes);
+// Spaces and tabs only (or nothing): what read_lines drops at the end of a file.
+bool is_blank_line(std::string_view line);
+// Line `number` of a TSV file as a pair; an empty line is an empty pair; any other number of
+// columns than two is an InputError naming the line.
+SentencePair tsv_pair(const std::string& path, std::size_t number, const std::string& line);
 
 // `source<TAB>target` per line; any other number of columns is an InputError naming the line
 // (Tatoeba/manythings files carry a third attribution column: cut -f1,2 drops it). An empty
@@ -60,6 +71,11 @@ TokenizedCorpus tokenize_corpus(const std::vector<SentencePair>& pairs,
 struct FilterStats {
   std::size_t kept = 0, too_long = 0, empty = 0;
 };
+
+// What filtering does with a pair of these token counts: an empty side is dropped as empty, a
+// side longer than `max_len` (0 = no limit) as too long.
+enum class FilterVerdict { kKeep, kEmpty, kTooLong };
+FilterVerdict classify_pair(std::size_t src_tokens, std::size_t tgt_tokens, int64_t max_len);
 
 // Indices of the pairs to keep: a pair with an empty side is dropped as `empty`, one with a
 // side longer than `max_len` tokens (0 = no limit) as `too_long`. Fills `stats`.

@@ -69,13 +69,18 @@ Vocab::Vocab(std::vector<std::string> tokens) : tokens_(std::move(tokens)) {
 
 Vocab Vocab::build(const std::vector<std::vector<std::string>>& sentences,
                    const VocabOptions& options) {
-  validate(options);
   std::unordered_map<std::string, int64_t> counts;
   for (const auto& sentence : sentences) {
     for (const auto& token : sentence) ++counts[token];
   }
+  return from_counts(counts, options);
+}
+
+Vocab Vocab::from_counts(const std::unordered_map<std::string, int64_t>& counts,
+                         const VocabOptions& options) {
+  validate(options);
   std::vector<std::pair<std::string, int64_t>> entries;
-  for (auto& [token, count] : counts) {
+  for (const auto& [token, count] : counts) {
     if (count < options.min_freq || is_special(token)) continue;
     // Tokenizers never produce these; a vocabulary file could not hold them.
     if (token.empty() || has_separator(token)) {

@@ -31,6 +31,9 @@ class Vocab {
   // deterministic). Throws ConfigError on bad options; literal special tokens are not counted.
   static Vocab build(const std::vector<std::vector<std::string>>& sentences,
                      const VocabOptions& options = {});
+  // The same from counts already made (a streaming pass over a corpus too large to hold).
+  static Vocab from_counts(const std::unordered_map<std::string, int64_t>& counts,
+                           const VocabOptions& options = {});
 
   // The specials, then `tokens` in their order (a subword model's pieces): specials among them
   // are skipped; an empty token, one with ASCII whitespace or a line separator (U+0085, U+2028,

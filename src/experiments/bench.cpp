@@ -21,15 +21,15 @@ double seconds_since(Clock::time_point start) {
 }
 
 // The first `count` batches of the training order: epoch 0, then 1, ...
-std::vector<std::vector<std::size_t>> first_batches(const data::Batcher& batcher, int64_t count) {
+std::vector<std::vector<std::size_t>> first_batches(const data::BatchSchedule& batcher,
+                                                    int64_t count) {
   std::vector<std::vector<std::size_t>> out;
   const auto wanted = static_cast<std::size_t>(count);
   for (int64_t epoch = 0; out.size() < wanted; ++epoch) {
-    auto batches = batcher.epoch_batches(epoch);
-    if (batches.empty()) throw InputError("bench: the training corpus gives no batch");
-    for (auto& b : batches) {
-      if (out.size() == wanted) break;
-      out.push_back(std::move(b));
+    const auto batches = batcher.epoch(epoch);
+    if (batches->size() == 0) throw InputError("bench: the training corpus gives no batch");
+    for (std::size_t k = 0; k < batches->size() && out.size() < wanted; ++k) {
+      out.push_back(batches->batch(k));
     }
   }
   return out;
@@ -56,8 +56,8 @@ TrainBenchResult bench_training(const config::Config& config, const train::Train
     step(model, *optimizer, train::training_batch(data, batches[i], device), reinforce);
   }
   for (std::size_t i = warmup; i < batches.size(); ++i) {
-    r.forward_macs +=
-        forward_macs(config.model, data.tgt_vocab.size(), batch_shape(data.train, batches[i]));
+    r.forward_macs += forward_macs(config.model, data.tgt_vocab.size(),
+                                   batch_shape(train::training_batch(data, batches[i], device)));
   }
   synchronize(device);
   double loss_sum = 0.0;

@@ -40,17 +40,13 @@ AttentionMacs attention_macs(const config::ModelConfig& m, int64_t src_len) {
 
 }  // namespace
 
-BatchShape batch_shape(const batching::EncodedCorpus& corpus,
-                       const std::vector<std::size_t>& indices) {
+BatchShape batch_shape(const batching::Batch& batch) {
   BatchShape s;
-  s.batch = static_cast<int64_t>(indices.size());
-  for (const auto i : indices) {
-    const auto src = static_cast<int64_t>(corpus.src[i].size());
-    s.src_len = std::max(s.src_len, src);
-    s.src_tokens += src;
-    // Targets are stored as <s> y_1 .. y_n </s>; the decoder runs one step per token after <s>.
-    s.tgt_steps += static_cast<int64_t>(corpus.tgt[i].size()) - 1;
-  }
+  s.batch = batch.size();
+  s.src_len = batch.src.size(1);
+  s.src_tokens = batch.src_lengths.sum().item<int64_t>();
+  // The decoder runs one step per target token after <s>: tgt_out's real tokens.
+  s.tgt_steps = batch.target_tokens;
   return s;
 }
 

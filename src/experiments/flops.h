@@ -19,9 +19,8 @@ struct BatchShape {
   int64_t tgt_steps = 0;   // decoder steps actually run: a row leaves the batch when it ends
 };
 
-// The shape make_batch(corpus, indices) will have, read from the lengths alone.
-BatchShape batch_shape(const batching::EncodedCorpus& corpus,
-                       const std::vector<std::size_t>& indices);
+// The shape of a training batch.
+BatchShape batch_shape(const batching::Batch& batch);
 
 // Multiply-adds of one forward pass of the model described by `model` (vocabulary sizes
 // included) over a batch of `shape`; see flops.cpp for the term of every layer.

@@ -71,8 +71,15 @@ Tokenizers training_tokenizers(const config::DataConfig& data, int64_t seed) {
     util::logger("data")->info("sentencepiece: the model {}", sp.model);
     return {make(data, model, sp.model), make(data, model, sp.model)};
   }
-  const auto train = data::read_corpus(corpus_spec(data, data.train));
-  if (sp.joint) {
+  return training_tokenizers(data, seed, data::read_corpus(corpus_spec(data, data.train)));
+}
+
+Tokenizers training_tokenizers(const config::DataConfig& data, int64_t seed,
+                               const std::vector<data::SentencePair>& train) {
+  if (!uses_sentencepiece(data) || !data.sentencepiece.model.empty()) {
+    return training_tokenizers(data, seed);
+  }
+  if (data.sentencepiece.joint) {
     const auto model = train_model(data, train, true, true, seed, "joint");
     return {make(data, model, "the trained model"), make(data, model, "the trained model")};
   }

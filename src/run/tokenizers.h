@@ -31,6 +31,9 @@ std::string sentencepiece_model_path(const config::DataConfig& data, const RunPa
 // the raw training split (read here, only then); word and whitespace tokenizers as
 // configured. Writes nothing.
 Tokenizers training_tokenizers(const config::DataConfig& data, int64_t seed);
+// The same with SentencePiece models trained on `train` (a sample of the training split).
+Tokenizers training_tokenizers(const config::DataConfig& data, int64_t seed,
+                               const std::vector<data::SentencePair>& train);
 
 // For a run directory (evaluate, translate, attention, --resume).
 Tokenizers run_tokenizers(const config::DataConfig& data, const RunPaths& paths);

@@ -23,11 +23,14 @@ struct LargestBatch {
 LargestBatch largest_batch(const config::Config& config, const TrainingData& data) {
   LargestBatch largest;
   const auto tgt_vocab = static_cast<int64_t>(data.tgt_vocab.size());
-  for (const auto& indices : data.batcher->epoch_batches(0)) {
+  const auto epoch = data.batcher->epoch(0);
+  for (std::size_t k = 0; k < epoch->size(); ++k) {
+    const auto& indices = epoch->batch(k);
     model::BatchExtent extent{static_cast<int64_t>(indices.size()), 0, 0};
     for (const auto i : indices) {
-      extent.src_len = std::max(extent.src_len, static_cast<int64_t>(data.train.src[i].size()));
-      extent.tgt_len = std::max(extent.tgt_len, static_cast<int64_t>(data.train.tgt[i].size()));
+      const auto [src, tgt] = training_pair_lengths(data, i);
+      extent.src_len = std::max(extent.src_len, src);
+      extent.tgt_len = std::max(extent.tgt_len, tgt);
     }
     const double bytes = model::training_step_bytes(config.model, tgt_vocab, extent);
     if (bytes > largest.bytes) largest = {extent, bytes};

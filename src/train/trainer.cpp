@@ -40,10 +40,24 @@ void check_evaluation_inputs(const config::Config& config, const TrainingData& d
 // Epochs times the first epoch's batches (token batches vary a little between epochs), capped
 // by max_steps: the ETA's total and the cosine schedule's end.
 int64_t count_planned_steps(const config::TrainingConfig& training, const TrainingData& data) {
-  const auto per_epoch = static_cast<int64_t>(data.batcher->epoch_batches(0).size());
+  const auto per_epoch = static_cast<int64_t>(data.batcher->epoch(0)->size());
   const int64_t by_epochs = per_epoch * training.epochs;
   const int64_t max_steps = training.max_steps;
   return max_steps > 0 ? std::min(max_steps, by_epochs) : by_epochs;
+}
+
+// A resumed run goes on over the pairs it started with: the prepared corpus its manifest names
+// must still have the same content (its batches and ids depend on it).
+void check_prepared_corpus(const std::string& run_dir, const data::PreparedCorpus& corpus) {
+  const auto manifest = run::read_manifest(run_dir);
+  const auto recorded = manifest.value("provenance", nlohmann::json::object())
+                            .value("prepared_corpus", nlohmann::json::object())
+                            .value("content_hash", std::string());
+  if (recorded.empty() || recorded == corpus.content_hash()) return;
+  throw InputError(fmt::format(
+      "--resume: the run trained on the prepared corpus with content hash {}, and {} now has {}: "
+      "the corpus changed; start a new run (or --overwrite this one)",
+      recorded, corpus.dir(), corpus.content_hash()));
 }
 
 bool exploding(double loss, int64_t vocab_size) {
@@ -92,6 +106,7 @@ void Trainer::prepare_data() {
   }
   data_ =
       prepare_training_data(config_, from ? &*from : nullptr, ranks_.rank(), ranks_.world_size());
+  if (options_.resume && data_.prepared) check_prepared_corpus(paths().dir, *data_.prepared);
 }
 
 void Trainer::build_model() {
@@ -164,6 +179,11 @@ void Trainer::start_run() {
   for (const auto& file : model_files) files.push_back(file.first);
   auto provenance = run::provenance(config_, files);
   provenance["processes"] = ranks_.world_size();
+  if (data_.prepared) {
+    provenance["prepared_corpus"] = {{"dir", data_.prepared->dir()},
+                                     {"content_hash", data_.prepared->content_hash()},
+                                     {"pairs", data_.prepared->size()}};
+  }
   if (options_.resume) {
     provenance["resumed_from_step"] = state_.step;
     warn_changed_processes(run::read_manifest(paths().dir), ranks_.world_size(), config_);
@@ -188,9 +208,9 @@ TrainSummary Trainer::train() {
   const util::InterruptGuard interrupts;  // SIGINT/SIGTERM: finish the step, save, exit
   log_.emplace(config_, metrics_, state_, planned_steps_);
   while (!should_stop()) {
-    const auto batches = data_.batcher->epoch_batches(state_.epoch);
-    while (!should_stop() && state_.epoch_batch < static_cast<int64_t>(batches.size())) {
-      const auto& indices = batches[static_cast<std::size_t>(state_.epoch_batch)];
+    const auto batches = data_.batcher->epoch(state_.epoch);
+    while (!should_stop() && state_.epoch_batch < static_cast<int64_t>(batches->size())) {
+      const auto& indices = batches->batch(static_cast<std::size_t>(state_.epoch_batch));
       const auto batch = training_batch(data_, indices, device_);
       const StepResult step = train_step(batch);
       ++state_.step;
@@ -205,7 +225,7 @@ TrainSummary Trainer::train() {
       // Several processes learn of a signal through the step's all-reduce, all at one step.
       if (const int signal = ranks_.interrupt(step.interrupt)) interrupted(signal);
     }
-    if (state_.epoch_batch >= static_cast<int64_t>(batches.size())) {
+    if (state_.epoch_batch >= static_cast<int64_t>(batches->size())) {
       ++state_.epoch;
       state_.epoch_batch = 0;
       if (config_.training.validate_every == 0) validate_and_checkpoint();

@@ -3,11 +3,13 @@
 // benchmark: read -> tokenize -> filter (train only) -> vocabularies -> ids -> batcher.
 
 #include <memory>
+#include <utility>
 
 #include "batching/batch.h"
 #include "config/config.h"
 #include "data/batcher.h"
 #include "data/corpus.h"
+#include "data/prepared.h"
 #include "data/tokenizer.h"
 #include "data/vocab.h"
 #include "eval/alignment.h"
@@ -21,12 +23,18 @@ struct TrainingData {
   data::Vocab src_vocab, tgt_vocab;
   data::TokenizedCorpus train_text;  // pairs longer than data.max_len filtered out
   data::TokenizedCorpus valid_text;  // every pair: validation BLEU covers the whole split
+  // The training pairs in memory (train), or mapped from a prepared corpus (data.prepared:
+  // prepared, and train and train_text stay empty).
   batching::EncodedCorpus train, valid;
+  std::shared_ptr<const data::PreparedCorpus> prepared;
   // The gold alignment of each training pair (train/guided_alignment.h), when guided alignment
   // trains: training.guided_alignment.weight > 0; else empty.
   std::vector<eval::Alignment> alignments;
-  std::unique_ptr<data::Batcher> batcher;  // the training batches of every epoch
+  std::unique_ptr<data::BatchSchedule> batcher;  // the training batches of every epoch
 };
+
+// Lengths of training pair i as batched: the source with </s>, the target with <s> and </s>.
+std::pair<int64_t, int64_t> training_pair_lengths(const TrainingData& data, std::size_t i);
 
 // Builds the vocabularies from the training split, or reads them from `vocabularies` (the run
 // directory of a resumed training) when given. With several processes the batcher gives rank

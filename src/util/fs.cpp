@@ -69,7 +69,7 @@ int remove_stale_temp_files(const std::string& dir,
     const long pid = temp_owner(entry.path().filename().string());
     if (pid <= 0 || pid == ::getpid() || !ours(entry.path().filename().string())) continue;
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // still running
-    if (std::filesystem::remove(entry.path(), ec)) ++removed;
+    if (std::filesystem::remove_all(entry.path(), ec) > 0) ++removed;         // a file or a folder
   }
   return removed;
 }

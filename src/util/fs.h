@@ -18,9 +18,9 @@ void write_file_atomic(const std::string& path, const std::string& contents);
 // The temporary file write_file_atomic uses for `path`: path + ".tmp." + this process's PID.
 std::string temp_path(const std::string& path);
 
-// Removes the temporary files (`*.tmp.<pid>`) in `dir` whose process no longer runs and whose
-// name `ours` accepts: the leftovers of a process of this program killed mid-write. Returns
-// how many were removed.
+// Removes the temporary files or folders (`*.tmp.<pid>`) in `dir` whose process no longer runs
+// and whose name `ours` accepts: the leftovers of a process of this program killed mid-write.
+// Returns how many were removed.
 int remove_stale_temp_files(const std::string& dir,
                             const std::function<bool(const std::string& name)>& ours);
 

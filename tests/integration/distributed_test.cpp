@@ -1,6 +1,7 @@
 // Two processes on loopback (s2s train --nproc 2, dropout 0, fixed seed) end with the weights of
 // one process trained on the same global batches: at each step, the union of the two ranks'
-// batches, one loss normalized over all their tokens (train/distributed.h).
+// batches, one loss normalized over all their tokens (train/distributed.h). The same with the
+// corpus in memory and with a prepared corpus both ranks map (data.prepared).
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -31,9 +32,13 @@ std::string first_lines(const std::string& path, int n) {
   return out;
 }
 
-TEST(DistributedTest, TwoProcessesEqualOneOnTheUnionOfTheirBatches) {
+class DistributedTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(DistributedTest, TwoProcessesEqualOneOnTheUnionOfTheirBatches) {
+  const bool prepared = GetParam();
   const fs::path dir =
-      fs::temp_directory_path() / ("s2s_distributed_" + std::to_string(::getpid()));
+      fs::temp_directory_path() /
+      ("s2s_distributed_" + std::to_string(::getpid()) + (prepared ? "_prepared" : ""));
   fs::remove_all(dir);
   fs::create_directories(dir / "data");
   const std::string repo = S2S_SOURCE_DIR;
@@ -46,7 +51,9 @@ TEST(DistributedTest, TwoProcessesEqualOneOnTheUnionOfTheirBatches) {
   std::ofstream(dir / "c.json") << R"({
     "run_dir": ")" << (dir / "run").string()
                                 << R"(", "seed": 11,
-    "data": {"train": "data/train", "valid": "data/valid", "src_ext": "en", "tgt_ext": "fr"},
+    "data": {"train": "data/train", "valid": "data/valid", "src_ext": "en", "tgt_ext": "fr",
+             "prepared": )" << (prepared ? "true" : "false")
+                                << R"(},
     "model": {"emb_size": 16, "hidden_size": 16},
     "training": {"batch_size": 16, "bucket_batches": 0, "max_steps": 6, "validate_every": 6,
                  "num_samples": 0, "threads": 1, "precision": "fp32"}})";
@@ -58,16 +65,20 @@ TEST(DistributedTest, TwoProcessesEqualOneOnTheUnionOfTheirBatches) {
   const auto config = config::load_config((dir / "c.json").string());
   const auto rank0 = train::prepare_training_data(config, nullptr, 0, 2);
   const auto rank1 = train::prepare_training_data(config, nullptr, 1, 2);
-  const auto b0 = rank0.batcher->epoch_batches(0), b1 = rank1.batcher->epoch_batches(0);
+  const auto b0 = rank0.batcher->epoch(0), b1 = rank1.batcher->epoch(0);
+  if (prepared) {
+    EXPECT_TRUE(rank0.prepared && rank0.train.size() == 0) << "the ranks read a mapped corpus";
+  }
   device::seed_everything(config.seed);
   auto model = model::build_model(config.model, rank0.src_vocab.size(), rank0.tgt_vocab.size());
   auto optimizer = train::make_optimizer(config.training, model->parameters());
   const train::TrainStep step(config, torch::kCPU, device::Precision::kFp32);
   std::vector<double> reinforce;
   for (std::size_t k = 0; k < 6; ++k) {
-    auto rows = b0[k];
-    rows.insert(rows.end(), b1[k].begin(), b1[k].end());
-    step(model, *optimizer, batching::make_batch(rank0.train, rows, torch::kCPU), reinforce);
+    auto rows = b0->batch(k);
+    const auto& other = b1->batch(k);
+    rows.insert(rows.end(), other.begin(), other.end());
+    step(model, *optimizer, train::training_batch(rank0, rows, torch::kCPU), reinforce);
   }
   auto trained = model::build_model(config.model, rank0.src_vocab.size(), rank0.tgt_vocab.size());
   checkpoint::load_checkpoint(
@@ -81,6 +92,12 @@ TEST(DistributedTest, TwoProcessesEqualOneOnTheUnionOfTheirBatches) {
   EXPECT_LT(worst, 1e-5) << "largest weight difference after 6 steps";
   fs::remove_all(dir);
 }
+
+std::string corpus_name(const ::testing::TestParamInfo<bool>& param) {
+  return param.param ? "Prepared" : "InMemory";
+}
+
+INSTANTIATE_TEST_SUITE_P(InMemoryAndPrepared, DistributedTest, ::testing::Bool(), corpus_name);
 
 }  // namespace
 }  // namespace s2s

@@ -13,6 +13,7 @@
 #include "config/json_io.h"
 #include "eval/translate.h"
 #include "support/reverse_task.h"
+#include "support/same_weights.h"
 #include "support/temp_dir.h"
 #include "train/trainer.h"
 #include "util/error.h"
@@ -22,29 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using test_support::write_reverse_split;
-
 class TrainTest : public test_support::TempDirTest {
  protected:
-  void SetUp() override {
-    write_reverse_split(dir_ / "train", 3000, 1);
-    write_reverse_split(dir_ / "valid", 100, 2);
-    write_reverse_split(dir_ / "test", 200, 3);
-    config_.run_dir = (dir_ / "run").string();
-    config_.data.train = (dir_ / "train").string();
-    config_.data.valid = (dir_ / "valid").string();
-    config_.data.test = (dir_ / "test").string();
-    config_.data.tokenizer = "whitespace";
-    config_.model.emb_size = 32;
-    config_.model.hidden_size = 64;
-    config_.training.learning_rate = 3e-3;
-    config_.training.batch_size = 32;
-    config_.training.log_every = 1000;
-    config_.training.num_samples = 0;
-    config_.training.threads = 1;
-    config_.evaluation.heatmaps = 0;
-  }
-  config::Config config_;
+  config::Config config_ = test_support::reverse_task_config(dir_);
 };
 
 TEST_F(TrainTest, SmallModelLearnsToReverse) {
@@ -90,13 +71,7 @@ TEST_F(TrainTest, ResumedRunContinuesFromSavedStep) {
   resume.resume = true;
   train::Trainer(config_, resume).train();
 
-  const auto straight = checkpoint::load_run((dir_ / "straight").string(), "last");
-  const auto resumed = checkpoint::load_run((dir_ / "resumed").string(), "last");
-  const auto a = straight.model->parameters(), b = resumed.model->parameters();
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    EXPECT_TRUE(torch::allclose(a[i], b[i], 1e-5, 1e-6)) << "parameter " << i;
-  }
+  test_support::expect_same_weights(dir_ / "straight", dir_ / "resumed");
   // metrics.jsonl of the resumed run: validations at 10, 20 (first run), 30, 40 (resumed).
   std::ifstream metrics(dir_ / "resumed" / "metrics.jsonl");
   std::vector<int64_t> steps;

@@ -42,6 +42,36 @@ expect 2 "valid.align:3: .*" "$s2s" train -c "$cfg" --set data.valid_alignments=
 : > "$work/empty1"; : > "$work/empty2"
 expect 2 "hold no lines: nothing to score" "$s2s" bleu --hyp "$work/empty1" --ref "$work/empty2"
 
+# A prepared corpus that was truncated, corrupted or replaced is refused naming the file, and so
+# is one whose text changed since; nothing is trained, and nothing is prepared again unasked.
+prep=(--set data.prepared=true --set data.prepared_dir="$work/prepared")
+"$s2s" prepare -c "$cfg" "${prep[@]}" > "$work/prepare.out" 2>&1 ||
+  { cat "$work/prepare.out"; fail "prepare"; }
+pdir=$(sed -n 's/^prepared corpus: //p' "$work/prepare.out")
+[ -f "$pdir/src.bin" ] || fail "prepare printed no corpus directory: $(cat "$work/prepare.out")"
+cp -r "$pdir" "$work/prepared_copy"
+truncate -s -2 "$pdir/src.bin"
+expect 2 "src.bin: [0-9]+ bytes where the header says [0-9]+ \(truncated or replaced\); prepare it again \(s2s prepare -c CONFIG --overwrite\)" \
+  "$s2s" train -c "$cfg" "${prep[@]}"
+rm -r "$pdir" && cp -r "$work/prepared_copy" "$pdir"
+byte=$(od -An -tu1 -j3 -N1 "$pdir/tgt.bin" | tr -d ' ')  # flipped: 255 - byte
+printf "\\x$(printf %02x $((255 - byte)))" | dd of="$pdir/tgt.bin" bs=1 seek=3 conv=notrunc status=none
+expect 2 "tgt.bin: content hash [0-9a-f]+ where the header says [0-9a-f]+ \(the file is corrupt\)" \
+  "$s2s" train -c "$cfg" "${prep[@]}"
+echo '{"format": "something else"}' > "$pdir/header.json"
+expect 2 "header.json: not a prepared corpus of this program" "$s2s" train -c "$cfg" "${prep[@]}"
+rm -r "$pdir" && cp -r "$work/prepared_copy" "$pdir"
+cp "$work/data/train.en" "$work/train.en.kept" && echo "one more" >> "$work/data/train.en"
+echo "encore une" >> "$work/data/train.fr"
+expect 2 "prepared from $work/data/train.en as it was before .* which has changed since" \
+  "$s2s" train -c "$cfg" "${prep[@]}"
+cmp -s "$pdir/src.bin" "$work/prepared_copy/src.bin" || fail "a refused corpus was prepared again"
+mv "$work/train.en.kept" "$work/data/train.en" && head -n 300 "$repo/data/en-fr/train.fr" > "$work/data/train.fr"
+expect 2 "data.prepared cannot be true with training.guided_alignment.weight > 0" \
+  "$s2s" train -c "$cfg" "${prep[@]}" --set training.guided_alignment.weight=1 \
+  --set data.train_alignments="$work/data/test.align"
+[ ! -e "$run" ] || fail "a refused prepared corpus wrote the run directory"
+
 # Command-line values read as rules, not as CLI11 ranges; unknown names list the valid ones.
 train
 expect 2 "^error: --beam must be an integer in \[1, 100\], got '0' \(see s2s evaluate --help\)" \

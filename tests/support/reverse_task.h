@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
+
 namespace s2s::test_support {
 
 // Writes `n` pairs to PREFIX.src and PREFIX.tgt and, with `alignments`, their gold alignment in
@@ -32,6 +34,29 @@ inline void write_reverse_split(const std::filesystem::path& prefix, int n, uint
     tgt << "\n";
     if (alignments) align << "\n";
   }
+}
+
+// The reversal task in `dir` (train: 3,000 pairs, valid: 100, test: 200) and a config that
+// learns it in seconds on one thread: emb 32, hidden 64, batches of 32, whitespace tokens.
+inline config::Config reverse_task_config(const std::filesystem::path& dir) {
+  write_reverse_split(dir / "train", 3000, 1);
+  write_reverse_split(dir / "valid", 100, 2);
+  write_reverse_split(dir / "test", 200, 3);
+  config::Config c;
+  c.run_dir = (dir / "run").string();
+  c.data.train = (dir / "train").string();
+  c.data.valid = (dir / "valid").string();
+  c.data.test = (dir / "test").string();
+  c.data.tokenizer = "whitespace";
+  c.model.emb_size = 32;
+  c.model.hidden_size = 64;
+  c.training.learning_rate = 3e-3;
+  c.training.batch_size = 32;
+  c.training.log_every = 1000;
+  c.training.num_samples = 0;
+  c.training.threads = 1;
+  c.evaluation.heatmaps = 0;
+  return c;
 }
 
 }  // namespace s2s::test_support

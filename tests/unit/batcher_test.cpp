@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -227,6 +228,115 @@ TEST(BatcherTest, RejectsBadOptions) {
     EXPECT_STREQ(e.what(), "rank must be in [0, world_size = 2), got 5");
   }
   EXPECT_THROW(Batcher({1, 2}, {1}, BatcherOptions{}), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// WindowBatcher: the same lengths read a window at a time.
+
+struct Windowed {
+  Lengths src, tgt;
+  std::vector<std::pair<std::size_t, std::size_t>> released;
+  WindowBatcher make(const BatcherOptions& o, std::size_t window) {
+    WindowLengths lengths;
+    lengths.size = src.size();
+    lengths.read = [this](std::size_t first, std::size_t last, Lengths* s, Lengths* t) {
+      for (std::size_t i = first; i < last; ++i) {
+        s->push_back(src[i]);
+        t->push_back(tgt[i]);
+      }
+    };
+    lengths.release = [this](std::size_t first, std::size_t last) {
+      released.emplace_back(first, last);
+    };
+    return WindowBatcher(std::move(lengths), o, window);
+  }
+};
+
+Batches all_batches(const BatchSchedule& schedule, int64_t epoch) {
+  const auto batches = schedule.epoch(epoch);
+  Batches out;
+  for (std::size_t k = 0; k < batches->size(); ++k) out.push_back(batches->batch(k));
+  return out;
+}
+
+TEST(WindowBatcherTest, EveryExampleOncePerEpochWithinBudgets) {
+  Windowed w{lengths(101, 7), lengths(101, 13), {}};
+  for (const auto& o : all_configurations()) {
+    for (const std::size_t window :
+         {std::size_t{1}, std::size_t{10}, std::size_t{33}, std::size_t{200}}) {
+      const auto batcher = w.make(o, window);
+      for (const int64_t epoch : {0, 3}) {
+        const auto batches = all_batches(batcher, epoch);
+        if (epoch == 0) {
+          EXPECT_EQ(batches.size(), batcher.batches_per_epoch());
+        }
+        std::vector<std::size_t> all = flatten(batches);
+        std::sort(all.begin(), all.end());
+        std::vector<std::size_t> expected(101);
+        std::iota(expected.begin(), expected.end(), std::size_t{0});
+        ASSERT_EQ(all, expected) << to_string(o.unit) << " window " << window;
+        for (const auto& batch : batches) {
+          int64_t longest = 0;
+          for (const auto i : batch) longest = std::max({longest, w.src[i], w.tgt[i]});
+          const auto n = static_cast<int64_t>(batch.size());
+          if (n > 1) {
+            EXPECT_LE(o.unit == BatchUnit::kTokens ? n * longest : n, o.batch_size);
+          }
+          // A batch never spans two windows.
+          EXPECT_EQ(*std::min_element(batch.begin(), batch.end()) / window,
+                    *std::max_element(batch.begin(), batch.end()) / window);
+        }
+      }
+    }
+  }
+}
+
+TEST(WindowBatcherTest, SeededAndDifferentEveryEpoch) {
+  Windowed w{lengths(500, 7), lengths(500, 13), {}};
+  const auto o = options(8, BatchUnit::kSentences, true, 3);
+  const auto a = w.make(o, 24), b = w.make(o, 24);
+  EXPECT_EQ(all_batches(a, 2), all_batches(b, 2));
+  EXPECT_NE(all_batches(a, 2), all_batches(a, 3));
+  // Windows come in another order, and are shuffled inside: not the file order.
+  EXPECT_NE(flatten(all_batches(a, 0)).front(), 0u);
+}
+
+TEST(WindowBatcherTest, AnyBatchCanBeAskedFirst) {
+  // A resumed epoch starts at its saved batch: the same batches as reading from the start.
+  Windowed w{lengths(300, 7), lengths(300, 13), {}};
+  const auto batcher = w.make(options(60, BatchUnit::kTokens, true, 4), 40);
+  const auto expected = all_batches(batcher, 1);
+  const auto epoch = batcher.epoch(1);
+  for (const std::size_t k : {7u, 3u, 0u, static_cast<unsigned>(expected.size() - 1), 8u}) {
+    EXPECT_EQ(epoch->batch(k), expected[k]) << k;
+  }
+  EXPECT_THROW(epoch->batch(expected.size()), std::out_of_range);
+}
+
+TEST(WindowBatcherTest, RanksShareTheEpochLikeBatcher) {
+  Windowed w{lengths(101, 7), lengths(101, 13), {}};
+  auto o = options(6, BatchUnit::kSentences, true, 2);
+  const auto whole = all_batches(w.make(o, 12), 4);
+  o.world_size = 2;
+  o.rank = 0;
+  const auto rank0 = all_batches(w.make(o, 12), 4);
+  o.rank = 1;
+  const auto rank1 = all_batches(w.make(o, 12), 4);
+  ASSERT_EQ(rank0.size(), (whole.size() + 1) / 2);
+  ASSERT_EQ(rank1.size(), rank0.size());
+  for (std::size_t k = 0; k < rank0.size(); ++k) {
+    EXPECT_EQ(rank0[k], whole[2 * k]);
+    EXPECT_EQ(rank1[k], whole[(2 * k + 1) % whole.size()]);  // padded from the start
+  }
+}
+
+TEST(WindowBatcherTest, ReleasesEveryWindowItCounted) {
+  Windowed w{lengths(100, 7), lengths(100, 13), {}};
+  w.make(options(5, BatchUnit::kSentences, true, 2), 30);
+  EXPECT_EQ(w.released, (std::vector<std::pair<std::size_t, std::size_t>>{
+                            {0, 30}, {30, 60}, {60, 90}, {90, 100}}));
+  EXPECT_EQ(window_examples(options(64, BatchUnit::kSentences, true, 100), 20.0), 6400u);
+  EXPECT_EQ(window_examples(options(4000, BatchUnit::kTokens, true, 100), 20.0), 20000u);
 }
 
 }  // namespace
