@@ -184,7 +184,9 @@ Batches Batcher::shard(const Batches& batches) const {
 // WindowBatcher
 
 std::size_t window_examples(const BatcherOptions& options, double mean_length) {
-  const double batches = static_cast<double>(std::max<int64_t>(options.bucket_batches, 1));
+  // At least kMinWindowBatches: a window of one batch would train the same batches every epoch.
+  const double batches =
+      static_cast<double>(std::max<int64_t>(options.bucket_batches, kMinWindowBatches));
   const double per_batch =
       options.unit == BatchUnit::kSentences
           ? static_cast<double>(options.batch_size)

@@ -145,8 +145,9 @@ class WindowBatcher : public BatchSchedule {
   std::size_t total_ = 0;
 };
 
-// Examples per window: bucket_batches batches' worth, at `mean_length` padded tokens an example
-// for token batches.
+// Examples per window: bucket_batches batches' worth, and at least kMinWindowBatches' (Marian's
+// maxi-batch of 100), at `mean_length` padded tokens an example for token batches.
+inline constexpr int64_t kMinWindowBatches = 100;
 std::size_t window_examples(const BatcherOptions& options, double mean_length);
 
 }  // namespace s2s::data

@@ -4,9 +4,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <thread>
 #include <unordered_map>
 
 #include "data/pair_stream.h"
@@ -92,10 +95,13 @@ class FirstSeenIds {
     for (const auto& token : tokens) {
       const auto [it, added] = ids_.try_emplace(token, static_cast<int64_t>(counts_.size()));
       if (added) counts_.push_back(0);
-      ++counts_[static_cast<std::size_t>(it->second)];
       out.push_back(it->second);
     }
     return out;
+  }
+  // Counts the tokens of a kept pair (filtered pairs count for nothing, as in Vocab::build).
+  void count(const std::vector<int64_t>& ids) {
+    for (const int64_t id : ids) ++counts_[static_cast<std::size_t>(id)];
   }
   // The vocabulary of the counts, and each first-seen id's final id.
   data::Vocab vocab(const data::VocabOptions& options, std::vector<int64_t>* renumber) const {
@@ -114,7 +120,8 @@ class FirstSeenIds {
   std::vector<int64_t> counts_;
 };
 
-// Pairs of first-seen ids in a temporary file: line, lengths, ids (int64, host order).
+// Pairs of first-seen ids in a temporary file: line and lengths (uint64), ids (uint32: first-seen
+// ids are counted in distinct tokens), host order.
 class PairRecords {
  public:
   explicit PairRecords(std::string path) : path_(std::move(path)) {
@@ -127,39 +134,39 @@ class PairRecords {
     fs::remove(path_, ec);
   }
   void write(std::size_t line, const std::vector<int64_t>& src, const std::vector<int64_t>& tgt) {
-    const int64_t head[3] = {static_cast<int64_t>(line), static_cast<int64_t>(src.size()),
-                             static_cast<int64_t>(tgt.size())};
-    put(head, 3);
-    put(src.data(), src.size());
-    put(tgt.data(), tgt.size());
+    const uint64_t head[3] = {line, src.size(), tgt.size()};
+    put(head, sizeof head);
+    ids_.assign(src.begin(), src.end());
+    ids_.insert(ids_.end(), tgt.begin(), tgt.end());
+    put(ids_.data(), ids_.size() * sizeof(uint32_t));
   }
   void rewind() {
     if (std::fflush(file_) != 0) throw std::runtime_error(path_ + ": write failed");
     std::rewind(file_);
   }
   bool read(std::size_t* line, std::vector<int64_t>* src, std::vector<int64_t>* tgt) {
-    int64_t head[3];
+    uint64_t head[3];
     if (std::fread(head, sizeof head, 1, file_) != 1) return false;
     *line = static_cast<std::size_t>(head[0]);
-    get(src, head[1]);
-    get(tgt, head[2]);
+    ids_.resize(head[1] + head[2]);
+    if (!ids_.empty() &&
+        std::fread(ids_.data(), sizeof(uint32_t), ids_.size(), file_) != ids_.size()) {
+      throw std::runtime_error(path_ + ": read error");
+    }
+    src->assign(ids_.begin(), ids_.begin() + static_cast<std::ptrdiff_t>(head[1]));
+    tgt->assign(ids_.begin() + static_cast<std::ptrdiff_t>(head[1]), ids_.end());
     return true;
   }
 
  private:
-  void put(const int64_t* data, std::size_t n) {
-    if (n > 0 && std::fwrite(data, sizeof(int64_t), n, file_) != n) {
+  void put(const void* data, std::size_t bytes) {
+    if (bytes > 0 && std::fwrite(data, 1, bytes, file_) != bytes) {
       throw std::runtime_error(path_ + ": write failed (the disk may be full)");
-    }
-  }
-  void get(std::vector<int64_t>* out, int64_t n) {
-    out->resize(static_cast<std::size_t>(n));
-    if (n > 0 && std::fread(out->data(), sizeof(int64_t), out->size(), file_) != out->size()) {
-      throw std::runtime_error(path_ + ": read error");
     }
   }
   std::string path_;
   std::FILE* file_ = nullptr;
+  std::vector<uint32_t> ids_;
 };
 
 struct Streamed {
@@ -167,28 +174,64 @@ struct Streamed {
   std::size_t read = 0;
 };
 
-// Tokenizes the training split pair by pair, handing each kept pair's tokens to `keep`.
+// Turns a side's tokens into ids: first-seen ids, or a fixed vocabulary's.
+using Encode = std::function<std::vector<int64_t>(const std::vector<std::string>&)>;
+
+// Tokenizes and encodes the pairs of `chunk`, the target side on a thread of its own: the two
+// sides share nothing (their tokenizers are const, their encoders separate), so the ids do not
+// depend on the threads.
+void encode_chunk(const std::vector<data::SentencePair>& chunk, const Tokenizers& tokenizers,
+                  const Encode& encode_src, const Encode& encode_tgt,
+                  std::vector<std::vector<int64_t>>* src, std::vector<std::vector<int64_t>>* tgt) {
+  src->resize(chunk.size());
+  tgt->resize(chunk.size());
+  std::exception_ptr failure;
+  std::thread target([&] {
+    try {
+      for (std::size_t i = 0; i < chunk.size(); ++i) {
+        (*tgt)[i] = encode_tgt(tokenizers.tgt->tokenize(chunk[i].tgt));
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    (*src)[i] = encode_src(tokenizers.src->tokenize(chunk[i].src));
+  }
+  target.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+// Streams the training split in chunks, handing each kept pair's ids to `keep`.
 template <class Keep>
-Streamed stream_tokens(const config::DataConfig& d, const Tokenizers& tokenizers, Keep keep) {
+Streamed stream_ids(const config::DataConfig& d, const Tokenizers& tokenizers,
+                    const Encode& encode_src, const Encode& encode_tgt, Keep keep) {
+  constexpr std::size_t kChunkPairs = 16384;
   const auto spec = corpus_spec(d, d.train);
   data::PairStream stream(spec);
   Streamed out;
-  data::SentencePair pair;
-  while (stream.next(&pair)) {
-    const auto src = tokenizers.src->tokenize(pair.src);
-    const auto tgt = tokenizers.tgt->tokenize(pair.tgt);
-    switch (data::classify_pair(src.size(), tgt.size(), d.max_len)) {
-      case data::FilterVerdict::kEmpty:
-        ++out.stats.empty;
-        break;
-      case data::FilterVerdict::kTooLong:
-        ++out.stats.too_long;
-        break;
-      case data::FilterVerdict::kKeep:
-        ++out.stats.kept;
-        keep(pair.line, src, tgt);
-        break;
+  std::vector<data::SentencePair> chunk(kChunkPairs);
+  std::vector<std::vector<int64_t>> src, tgt;
+  for (bool more = true; more;) {
+    std::size_t n = 0;
+    while (n < kChunkPairs && (more = stream.next(&chunk[n]))) ++n;
+    chunk.resize(n);
+    encode_chunk(chunk, tokenizers, encode_src, encode_tgt, &src, &tgt);
+    for (std::size_t i = 0; i < n; ++i) {
+      switch (data::classify_pair(src[i].size(), tgt[i].size(), d.max_len)) {
+        case data::FilterVerdict::kEmpty:
+          ++out.stats.empty;
+          break;
+        case data::FilterVerdict::kTooLong:
+          ++out.stats.too_long;
+          break;
+        case data::FilterVerdict::kKeep:
+          ++out.stats.kept;
+          keep(chunk[i].line, src[i], tgt[i]);
+          break;
+      }
     }
+    chunk.resize(kChunkPairs);
   }
   out.read = stream.pairs_read();
   if (out.read == 0) throw InputError(data::describe(spec) + ": no sentence pairs (empty corpus)");
@@ -217,18 +260,26 @@ void prepare(const config::Config& config, const std::string& dir) {
   if (vocab_from_pieces(*tokenizers.src, &src_vocab) &&
       vocab_from_pieces(*tokenizers.tgt, &tgt_vocab)) {
     writer = std::make_unique<data::PreparedWriter>(dir, src_vocab.size(), tgt_vocab.size());
-    streamed =
-        stream_tokens(d, tokenizers, [&](std::size_t line, const auto& src, const auto& tgt) {
-          writer->add(line, src_vocab.encode(src, false, false),
-                      tgt_vocab.encode(tgt, false, false));
-        });
+    const auto by = [](const data::Vocab& vocab) -> Encode {
+      return [&vocab](const std::vector<std::string>& tokens) {
+        return vocab.encode(tokens, false, false);
+      };
+    };
+    streamed = stream_ids(
+        d, tokenizers, by(src_vocab), by(tgt_vocab),
+        [&](std::size_t line, const auto& src, const auto& tgt) { writer->add(line, src, tgt); });
   } else {
     FirstSeenIds src_ids, tgt_ids;
     PairRecords records(util::temp_path(dir + ".records"));
-    streamed =
-        stream_tokens(d, tokenizers, [&](std::size_t line, const auto& src, const auto& tgt) {
-          records.write(line, src_ids.ids(src), tgt_ids.ids(tgt));
-        });
+    const auto by = [](FirstSeenIds& ids) -> Encode {
+      return [&ids](const std::vector<std::string>& tokens) { return ids.ids(tokens); };
+    };
+    streamed = stream_ids(d, tokenizers, by(src_ids), by(tgt_ids),
+                          [&](std::size_t line, const auto& src, const auto& tgt) {
+                            src_ids.count(src);
+                            tgt_ids.count(tgt);
+                            records.write(line, src, tgt);
+                          });
     std::vector<int64_t> src_final, tgt_final;
     src_vocab = src_ids.vocab({d.src_min_freq, d.src_max_vocab}, &src_final);
     tgt_vocab = tgt_ids.vocab({d.tgt_min_freq, d.tgt_max_vocab}, &tgt_final);

@@ -337,6 +337,8 @@ TEST(WindowBatcherTest, ReleasesEveryWindowItCounted) {
                             {0, 30}, {30, 60}, {60, 90}, {90, 100}}));
   EXPECT_EQ(window_examples(options(64, BatchUnit::kSentences, true, 100), 20.0), 6400u);
   EXPECT_EQ(window_examples(options(4000, BatchUnit::kTokens, true, 100), 20.0), 20000u);
+  EXPECT_EQ(window_examples(options(64, BatchUnit::kSentences, true, 0), 20.0), 6400u);
+  EXPECT_EQ(window_examples(options(64, BatchUnit::kSentences, true, 300), 20.0), 19200u);
 }
 
 }  // namespace
