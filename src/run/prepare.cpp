@@ -356,18 +356,22 @@ Prepared open_prepared(const config::Config& config, bool overwrite) {
                     "writable one in data.prepared_dir",
                     base, ec.message()));
   }
+  bool prepared_now = false;
   util::with_directory_lock(base, [&] {
     // What a preparation killed mid-way left behind (PreparedWriter's temporary folder).
     const std::string name = fs::path(dir).filename().string();
     util::remove_stale_temp_files(
         base, [&](const std::string& file) { return file.rfind(name, 0) == 0; });
     if (overwrite && fs::exists(dir, ec)) fs::remove_all(dir);
-    if (!fs::exists(dir, ec)) prepare(config, dir);
+    if (!fs::exists(dir, ec)) {
+      prepare(config, dir);
+      prepared_now = true;  // its sources were hashed while preparing: not again below
+    }
   });
   Prepared p;
   const auto start = Clock::now();
   auto corpus = std::make_shared<data::PreparedCorpus>(dir);
-  check_sources(*corpus, config.data);
+  if (!prepared_now) check_sources(*corpus, config.data);
   p.tokenizers = run_tokenizers(config.data, RunPaths(dir));
   p.src_vocab = data::Vocab::load(dir + "/src_vocab.txt");
   p.tgt_vocab = data::Vocab::load(dir + "/tgt_vocab.txt");

@@ -56,47 +56,53 @@ void map_prepared(const config::Config& config, const run::RunPaths* vocabularie
 
 }  // namespace
 
+namespace {
+
+// The training split read, tokenized and held in memory, with its vocabularies and batcher.
+void load_in_memory(const config::Config& config, const run::RunPaths* vocabularies, int64_t rank,
+                    int64_t world_size, TrainingData* t) {
+  const auto& d = config.data;
+  // A resumed training (or an ensemble's later member) reads the SentencePiece models of a run.
+  auto tokenizers = vocabularies != nullptr ? run::run_tokenizers(d, *vocabularies)
+                                            : run::training_tokenizers(d, config.seed);
+  t->src_tokenizer = std::move(tokenizers.src);
+  t->tgt_tokenizer = std::move(tokenizers.tgt);
+  t->train_text = data::load_corpus("train", run::corpus_spec(d, d.train), *t->src_tokenizer,
+                                    *t->tgt_tokenizer, d.max_len);
+  if (vocabularies != nullptr) {
+    t->src_vocab = data::Vocab::load(vocabularies->src_vocab());
+    t->tgt_vocab = data::Vocab::load(vocabularies->tgt_vocab());
+  } else if (run::vocab_from_pieces(*t->src_tokenizer, &t->src_vocab) &&
+             run::vocab_from_pieces(*t->tgt_tokenizer, &t->tgt_vocab)) {
+    util::logger("data")->info("vocabularies from the SentencePiece pieces");
+  } else {
+    t->src_vocab = data::Vocab::build(t->train_text.src, {d.src_min_freq, d.src_max_vocab});
+    t->tgt_vocab = data::Vocab::build(t->train_text.tgt, {d.tgt_min_freq, d.tgt_max_vocab});
+  }
+  t->train = batching::encode_corpus(t->train_text, t->src_vocab, t->tgt_vocab);
+  if (config.training.guided_alignment.weight > 0) {
+    t->alignments = load_train_alignments(d, t->train_text, *t->src_tokenizer);
+  }
+  t->batcher = std::make_unique<data::Batcher>(t->train.src_lengths(), t->train.tgt_lengths(),
+                                               batcher_options(config, rank, world_size));
+}
+
+}  // namespace
+
 TrainingData prepare_training_data(const config::Config& config, const run::RunPaths* vocabularies,
                                    int64_t rank, int64_t world_size) {
   const auto& d = config.data;
   TrainingData t;
   if (d.prepared) {
     map_prepared(config, vocabularies, rank, world_size, &t);
-    t.valid_text = data::tokenize_corpus(data::read_corpus(run::corpus_spec(d, d.valid)),
-                                         *t.src_tokenizer, *t.tgt_tokenizer);
-    t.valid = batching::encode_corpus(t.valid_text, t.src_vocab, t.tgt_vocab);
-    util::logger("data")->info("vocabulary: source {}, target {}", t.src_vocab.size(),
-                               t.tgt_vocab.size());
-    return t;
-  }
-  // A resumed training (or an ensemble's later member) reads the SentencePiece models of a run.
-  auto tokenizers = vocabularies != nullptr ? run::run_tokenizers(d, *vocabularies)
-                                            : run::training_tokenizers(d, config.seed);
-  t.src_tokenizer = std::move(tokenizers.src);
-  t.tgt_tokenizer = std::move(tokenizers.tgt);
-  t.train_text = data::load_corpus("train", run::corpus_spec(d, d.train), *t.src_tokenizer,
-                                   *t.tgt_tokenizer, d.max_len);
-  t.valid_text = data::tokenize_corpus(data::read_corpus(run::corpus_spec(d, d.valid)),
-                                       *t.src_tokenizer, *t.tgt_tokenizer);
-  if (vocabularies != nullptr) {
-    t.src_vocab = data::Vocab::load(vocabularies->src_vocab());
-    t.tgt_vocab = data::Vocab::load(vocabularies->tgt_vocab());
-  } else if (run::vocab_from_pieces(*t.src_tokenizer, &t.src_vocab) &&
-             run::vocab_from_pieces(*t.tgt_tokenizer, &t.tgt_vocab)) {
-    util::logger("data")->info("vocabularies from the SentencePiece pieces");
   } else {
-    t.src_vocab = data::Vocab::build(t.train_text.src, {d.src_min_freq, d.src_max_vocab});
-    t.tgt_vocab = data::Vocab::build(t.train_text.tgt, {d.tgt_min_freq, d.tgt_max_vocab});
+    load_in_memory(config, vocabularies, rank, world_size, &t);
   }
   util::logger("data")->info("vocabulary: source {}, target {}", t.src_vocab.size(),
                              t.tgt_vocab.size());
-  t.train = batching::encode_corpus(t.train_text, t.src_vocab, t.tgt_vocab);
+  t.valid_text = data::tokenize_corpus(data::read_corpus(run::corpus_spec(d, d.valid)),
+                                       *t.src_tokenizer, *t.tgt_tokenizer);
   t.valid = batching::encode_corpus(t.valid_text, t.src_vocab, t.tgt_vocab);
-  if (config.training.guided_alignment.weight > 0) {
-    t.alignments = load_train_alignments(d, t.train_text, *t.src_tokenizer);
-  }
-  t.batcher = std::make_unique<data::Batcher>(t.train.src_lengths(), t.train.tgt_lengths(),
-                                              batcher_options(config, rank, world_size));
   return t;
 }
 
