@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <unordered_set>
 
 #include "train/adam_kernel.h"
 
@@ -42,8 +43,26 @@ bool FusedAdam::fused() const {
   return true;
 }
 
+void FusedAdam::scale_gradients(const std::vector<torch::Tensor>& params,
+                                const torch::Tensor& scale) {
+  scaled_ = params;
+  scale_ = scale;
+}
+
 torch::Tensor FusedAdam::step(LossClosure closure) {
-  if (!fused()) return torch::optim::Adam::step(std::move(closure));
+  const auto scaled = std::move(scaled_);
+  const auto scale = std::move(scale_);
+  scaled_.clear();
+  if (!fused()) {
+    const torch::NoGradGuard no_grad;
+    for (const auto& p : scaled) {
+      if (p.grad().defined()) p.grad().mul_(scale);
+    }
+    return torch::optim::Adam::step(std::move(closure));
+  }
+  std::unordered_set<const c10::TensorImpl*> scaled_params;
+  for (const auto& p : scaled) scaled_params.insert(p.unsafeGetTensorImpl());
+  const float scale_value = scale.defined() ? scale.item<float>() : 1.0F;
   torch::NoGradGuard no_grad;
   torch::Tensor loss;
   if (closure != nullptr) {
@@ -68,12 +87,13 @@ torch::Tensor FusedAdam::step(LossClosure closure) {
       state.step(state.step() + 1);
       const auto t = static_cast<double>(state.step());
       const auto [beta1, beta2] = o.betas();
-      const AdamScalars s{beta1,
-                          beta2,
-                          o.eps(),
-                          o.weight_decay(),
-                          o.lr() / (1 - std::pow(beta1, t)),
-                          std::sqrt(1 - std::pow(beta2, t))};
+      AdamScalars s{beta1,
+                    beta2,
+                    o.eps(),
+                    o.weight_decay(),
+                    o.lr() / (1 - std::pow(beta1, t)),
+                    std::sqrt(1 - std::pow(beta2, t))};
+      if (scaled_params.count(p.unsafeGetTensorImpl()) != 0) s.grad_scale = scale_value;
       const auto& g = p.grad();
       AT_DISPATCH_FLOATING_TYPES(p.scalar_type(), "fused_adam", [&] {
         adam_update(p.data_ptr<scalar_t>(), g.data_ptr<scalar_t>(), m.data_ptr<scalar_t>(),

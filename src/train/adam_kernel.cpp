@@ -14,9 +14,10 @@ void update(T* p, const T* g, T* m, T* v, int64_t n, const AdamScalars& s) {
   const T a1 = static_cast<T>(1 - s.beta1), a2 = static_cast<T>(1 - s.beta2);
   const T eps = static_cast<T>(s.eps), wd = static_cast<T>(s.weight_decay);
   const T step = static_cast<T>(s.step_size), root = static_cast<T>(s.sqrt_bc2);
+  const T c = static_cast<T>(s.grad_scale);  // g * c rounds as grad.mul_(c) would
 #pragma omp parallel for schedule(static) if (n >= kParallelFrom)
   for (int64_t i = 0; i < n; ++i) {
-    const T gi = g[i] + wd * p[i];
+    const T gi = g[i] * c + wd * p[i];
     const T mi = b1 * m[i] + a1 * gi;
     const T vi = b2 * v[i] + a2 * gi * gi;
     m[i] = mi;

@@ -3,7 +3,7 @@
 // so that it compiles with OpenMP and without the precompiled torch header.
 //
 // Per element, with the scalars of the update (t its 1-based count):
-//   g' = g + wd p
+//   g' = c g + wd p,  c the gradient's scale (clipping's coefficient, 1 without)
 //   m  = b1 m + (1 - b1) g'
 //   v  = b2 v + (1 - b2) g'^2
 //   p  = p - step_size m / (sqrt(v) / sqrt_bc2 + eps),  step_size = lr / (1 - b1^t),
@@ -17,8 +17,9 @@ namespace s2s::train {
 
 struct AdamScalars {
   double beta1, beta2, eps, weight_decay;
-  double step_size;  // lr / (1 - beta1^t)
-  double sqrt_bc2;   // sqrt(1 - beta2^t)
+  double step_size;         // lr / (1 - beta1^t)
+  double sqrt_bc2;          // sqrt(1 - beta2^t)
+  float grad_scale = 1.0F;  // c: LibTorch's clip_grad_norm_ multiplies by an fp32 coefficient
 };
 
 // p, g, m, v: n contiguous elements each. Parallel over the OpenMP threads for large n.

@@ -7,6 +7,7 @@
 
 #include "data/vocab.h"
 #include "loss/loss.h"
+#include "train/adam.h"
 #include "train/attention_loss.h"
 
 namespace s2s::train {
@@ -23,15 +24,26 @@ TrainStep::TrainStep(const config::Config& config, torch::Device device,
       distributed_(distributed),
       threads_(config.training.threads) {}
 
-void TrainStep::clip_gradients(model::Seq2Seq& model) const {
+void TrainStep::clip_gradients(model::Seq2Seq& model, torch::optim::Optimizer& optimizer) const {
   // The learned REINFORCE baseline is a regression of its own on detached inputs: its
   // gradient (as large as the rewards, ~50 per token early on) must not shrink the model's
   // clipped gradient, so it is left out of the norm.
-  std::vector<torch::Tensor> clipped;
+  std::vector<torch::Tensor> clipped, norms;
   for (const auto& p : model->named_parameters()) {
-    if (p.key().rfind("baseline.", 0) != 0) clipped.push_back(p.value());
+    if (p.key().rfind("baseline.", 0) != 0 && p.value().grad().defined()) {
+      clipped.push_back(p.value());
+      norms.push_back(p.value().grad().norm(2.0));
+    }
   }
-  torch::nn::utils::clip_grad_norm_(clipped, training_.clip_grad_norm);
+  if (clipped.empty()) return;
+  // LibTorch's clip_grad_norm_, step by step: c = min(1, max_norm / (||g||_2 + 1e-6)) in fp32.
+  const auto total = norms.size() == 1 ? norms[0] : torch::stack(norms).norm(2.0);
+  const auto scale = torch::clamp(training_.clip_grad_norm / (total + 1e-6), c10::nullopt, 1.0);
+  if (auto* fused = dynamic_cast<FusedAdam*>(&optimizer)) {
+    fused->scale_gradients(clipped, scale);  // g c inside the update's own pass
+    return;
+  }
+  for (auto& p : clipped) p.grad().mul_(scale);
 }
 
 int64_t TrainStep::rows_per_sentence() const {
@@ -66,7 +78,11 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
                                  int interrupt, int64_t step) const {
   threads_.update();
   model->train();
-  optimizer.zero_grad();
+  // No gradients rather than zeroed ones: backward then hands each parameter its gradient as
+  // computed instead of adding it into zeros (a pass over every gradient, and the zeroing's).
+  for (auto& group : optimizer.param_groups()) {
+    for (auto& p : group.params()) p.mutable_grad().reset();
+  }
   // Leave-one-out REINFORCE decodes every sentence K times, each with its own attention samples.
   const int64_t k = rows_per_sentence();
   const auto tgt_out = repeat_rows(batch.tgt_out, k);
@@ -118,7 +134,7 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
   if (distributed_ != nullptr) distributed_->average_gradients(model->parameters());
   {
     RECORD_USER_SCOPE("s2s::optimizer");  // experiments/breakdown.h
-    if (training_.clip_grad_norm > 0) clip_gradients(model);
+    if (training_.clip_grad_norm > 0) clip_gradients(model, optimizer);
     optimizer.step();
   }
   return result;

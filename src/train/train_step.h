@@ -51,8 +51,9 @@ class TrainStep {
   torch::Tensor attention_losses(const torch::Tensor& attention, const batching::Batch& batch,
                                  int64_t k, int64_t tokens, int64_t step) const;
   bool uses_attention_losses(const batching::Batch& batch, int64_t step) const;
-  // Global gradient-norm clipping of every parameter but the learned REINFORCE baseline's.
-  void clip_gradients(model::Seq2Seq& model) const;
+  // Global gradient-norm clipping of every parameter but the learned REINFORCE baseline's: the
+  // fused Adam applies the coefficient inside its update (train/adam.h), others get mul_.
+  void clip_gradients(model::Seq2Seq& model, torch::optim::Optimizer& optimizer) const;
 
   config::TrainingConfig training_;
   bool samples_attention_;  // hard attention trained with REINFORCE
