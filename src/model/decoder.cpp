@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "model/dropout.h"
 #include "model/gru.h"
 
 namespace s2s::model {
@@ -147,7 +148,7 @@ torch::Tensor DecoderImpl::attend(const torch::Tensor& query, const DecoderMemor
 
 torch::Tensor DecoderImpl::embed(const torch::Tensor& tokens) {
   const CpuAutocastOff fp32_on_cpu;
-  return dropout_(embedding(tokens));
+  return dropout(dropout_, embedding(tokens));
 }
 
 StepOutput DecoderImpl::step(const torch::Tensor& prev, DecoderState& state,
@@ -169,7 +170,7 @@ StepOutput DecoderImpl::step_embedded(const torch::Tensor& embedded, DecoderStat
   hidden.reserve(cells->size());
   for (std::size_t l = 0; l < cells->size(); ++l) {
     auto h = gru_cell_step(memory.cells[l], x, state.hidden[static_cast<int64_t>(l)]);
-    x = l + 1 < cells->size() ? dropout_(h) : h;
+    x = l + 1 < cells->size() ? dropout(dropout_, h) : h;
     hidden.push_back(h);
   }
   state.hidden = torch::stack(hidden);
@@ -192,11 +193,11 @@ torch::Tensor DecoderImpl::logits(const torch::Tensor& features) {
         torch::tanh(int8_.pre_output->linear(features, pre_output_->weight, pre_output_->bias));
     return int8_.output->linear(projected, embedding->weight, output_bias_);
   }
-  if (!pre_output_) return output_(output_dropout_(features));
+  if (!pre_output_) return output_(dropout(output_dropout_, features));
   // Tied (Press & Wolf 2017): logits = Emb tanh(W_p f + b_p) + b, Emb [V, E] the target
   // embeddings, so a word's input and output vectors are one; the [F x V] product becomes
   // [F x E] + [E x V].
-  const auto projected = torch::tanh(pre_output_(output_dropout_(features)));  // [..., E]
+  const auto projected = torch::tanh(pre_output_(dropout(output_dropout_, features)));  // [..., E]
   return torch::nn::functional::linear(projected, embedding->weight, output_bias_);
 }
 

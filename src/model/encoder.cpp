@@ -1,5 +1,6 @@
 #include "model/encoder.h"
 
+#include "model/dropout.h"
 #include "model/gru.h"
 
 namespace s2s::model {
@@ -26,7 +27,7 @@ EncoderImpl::EncoderImpl(const EncoderOptions& o)
 }
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor& lengths) {
-  const auto embedded = dropout_(embedding(src));  // [B, S, E]
+  const auto embedded = dropout(dropout_, embedding(src));  // [B, S, E]
   // Under bf16 autocast (CPU or CUDA) the input projections of all steps run as one bf16
   // product and the hidden products in bf16 inside the written-out recurrence (model/gru.h).
   auto gru = bidirectional_gru(*rnn, embedded, lengths.to(torch::kCPU, torch::kLong),
@@ -36,7 +37,7 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor& src, const torch::Tensor
   const auto& final = gru.final;    // [B, 2H]
   const auto positions = torch::arange(src.size(1), lengths.options().dtype(torch::kLong));
   const auto mask = positions.unsqueeze(0) < lengths.to(torch::kLong).unsqueeze(1);  // [B, S]
-  EncoderOutput out{output_dropout_(states), mask.to(src.device()), final, {}};
+  EncoderOutput out{dropout(output_dropout_, states), mask.to(src.device()), final, {}};
   if (self_attention) {
     const CpuAutocastOff fp32_on_cpu;  // model/gru.h
     auto attended = self_attention(out.states, out.mask);

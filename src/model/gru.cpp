@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/dropout.h"
 #include "model/gru_direction.h"
 
 namespace s2s::model {
@@ -68,8 +69,7 @@ GruOutput bidirectional_gru(torch::nn::GRUImpl& rnn, const torch::Tensor& x,
     }
     input = torch::cat(states, /*dim=*/2);  // [B, S, 2H]
     if (l + 1 < layers && dropout > 0) {
-      input = torch::nn::functional::dropout(
-          input, torch::nn::functional::DropoutFuncOptions().p(dropout).training(training));
+      input = model::dropout(input, dropout, training);
     }
   }
   return {input.index_select(0, unsort),

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "model/dropout.h"
+
 namespace s2s::model {
 
 SelfAttentionImpl::SelfAttentionImpl(const SelfAttentionOptions& o) : options_(o) {
@@ -38,7 +40,7 @@ SelfAttentionOutput SelfAttentionImpl::forward(const torch::Tensor& states,
   const auto weights = torch::softmax(scores.to(torch::kFloat), /*dim=*/-1);  // fp32 under bf16
   const auto mixed =
       torch::matmul(weights, v).transpose(1, 2).reshape({batch, len, options_.size()});
-  return {norm_(states + dropout_(output_(mixed))), weights};
+  return {norm_(states + dropout(dropout_, output_(mixed))), weights};
 }
 
 }  // namespace s2s::model
