@@ -1,11 +1,37 @@
 #include "model/step_shared.h"
 
+#include "model/weighted_sum_kernel.h"
+
 namespace s2s::model {
 namespace {
 
 using torch::Tensor;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
+
+// The fused kernel's case (model/weighted_sum_kernel.h): fp32 on a CPU, values [R >= r, S, D]
+// contiguous (their first r rows are then contiguous too).
+bool kernel_applies(const Tensor& mix, const Tensor& values) {
+  return mix.device().is_cpu() && values.device().is_cpu() && mix.scalar_type() == torch::kFloat &&
+         values.scalar_type() == torch::kFloat && values.is_contiguous();
+}
+
+WeightedSumShape shape_of(const Tensor& mix, const Tensor& values) {
+  return {mix.size(0), values.size(1), values.size(2)};
+}
+
+// mix [r, S], values [R >= r, S, D] -> sum_s mix[r, s] V[r, s, :] [r, D].
+Tensor context_of(const Tensor& mix, const Tensor& values) {
+  const int64_t rows = mix.size(0);
+  if (!kernel_applies(mix, values)) {
+    return torch::bmm(mix.unsqueeze(1), values.narrow(0, 0, rows)).squeeze(1);
+  }
+  const auto a = mix.contiguous();
+  auto context = torch::empty({rows, values.size(2)}, a.options());
+  weighted_sum_forward(a.data_ptr<float>(), values.data_ptr<float>(), shape_of(a, values),
+                       context.data_ptr<float>());
+  return context;
+}
 
 // x -> x, whose gradient is the buffer the steps filled, plus their deferred products (plus
 // any gradient that reached the returned tensor directly).
@@ -35,7 +61,7 @@ struct StepWeightedSum : torch::autograd::Function<StepWeightedSum> {
     ctx->save_for_backward({mix});
     ctx->saved_data["values"] = values.detach();
     ctx->saved_data["buffer"] = buffer;
-    return torch::bmm(mix.unsqueeze(1), values.narrow(0, 0, mix.size(0))).squeeze(1);
+    return context_of(mix, values);
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const auto mix = ctx->get_saved_variables()[0];
@@ -43,6 +69,13 @@ struct StepWeightedSum : torch::autograd::Function<StepWeightedSum> {
     const auto values = ctx->saved_data["values"].toTensor().narrow(0, 0, rows);
     auto buffer = ctx->saved_data["buffer"].toTensor().narrow(0, 0, rows);
     const auto& g = grads[0];  // [r, D]
+    if (kernel_applies(mix, values) && buffer.is_contiguous()) {
+      const auto a = mix.contiguous(), g_c = g.to(torch::kFloat).contiguous();
+      auto d_mix = torch::empty_like(a);
+      weighted_sum_backward(a.data_ptr<float>(), values.data_ptr<float>(), g_c.data_ptr<float>(),
+                            shape_of(a, values), d_mix.data_ptr<float>(), buffer.data_ptr<float>());
+      return {d_mix, Tensor(), Tensor()};
+    }
     // d mix [r, S] = g V^T;  d V [r, S, D] += mix^T g, an outer product per row.
     const auto d_mix = torch::bmm(g.unsqueeze(1).to(values.scalar_type()), values.transpose(1, 2))
                            .squeeze(1)
@@ -96,7 +129,10 @@ torch::Tensor step_rows(const StepShared& shared, int64_t r) {
 
 torch::Tensor weighted_sum(const torch::Tensor& mix, const StepShared& values) {
   if (!values.grad.defined() || !torch::GradMode::is_enabled()) {
-    return torch::bmm(mix.unsqueeze(1), step_rows(values, mix.size(0))).squeeze(1);
+    if (torch::GradMode::is_enabled() && (mix.requires_grad() || values.tensor.requires_grad())) {
+      return torch::bmm(mix.unsqueeze(1), step_rows(values, mix.size(0))).squeeze(1);
+    }
+    return context_of(mix, values.tensor);  // nothing to record
   }
   return StepWeightedSum::apply(mix, values.tensor, values.grad);
 }

@@ -82,13 +82,17 @@ fi
   --skip-test > "$work/resume.out" 2>&1 || { cat "$work/resume.out"; fail "resume"; }
 grep -q '"step":64' "$run/metrics.jsonl" || fail "the resumed run did not reach step 64"
 grep -q 'resum' "$work/resume.out" || fail "train --resume did not say it resumed"
-# ... exactly as the old build resumed it: same losses and BLEU at steps 61 to 64.
+# ... as the old build resumed it: the same losses and BLEU at steps 61 to 64.
 python3 -c 'import json, sys
 for line in open(sys.argv[1]):
     e = json.loads(line)
     if e["step"] > 60:  # the resumed steps, without their timing
         print(json.dumps({k: v for k, v in e.items() if k not in ("elapsed_s", "tgt_tokens_per_s")}))' \
   "$run/metrics.jsonl" > "$work/resume.jsonl"
-tolerance=1e-6; [ $mode = exact ] || tolerance=1e-3
+# Within 1e-4 on the recording CPU: four updates carry the rounding of kernels that sum in
+# another order than the old build's (the attention context's own kernel moved the validation
+# loss by 4e-6 and BLEU by 1e-5, relative); a resume that lost the optimizer's or the RNG's
+# state differs by far more.
+tolerance=1e-4; [ $mode = exact ] || tolerance=1e-3
 same "$expected/resume_metrics.jsonl" "$work/resume.jsonl" $tolerance || fail "the resumed steps differ from the old build's"
 echo "golden run tests passed"
