@@ -10,20 +10,31 @@ using torch::Tensor;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// x [B_t, ...] -> [rows, ...] with zero rows below.
-Tensor pad_rows(const Tensor& x, int64_t rows) {
-  if (x.size(0) == rows) return x;
-  auto shape = x.sizes().vec();
-  shape[0] = rows - x.size(0);
-  return torch::cat({x, torch::zeros(shape, x.options())});
+// The state a step starts from, [rows, H]: the previous step's h' `last` [r, H] (undefined
+// before the first step) for its rows, zeros for rows that start here (a reverse direction's
+// shorter sentences start at their last word).
+Tensor start_state(const Tensor& last, int64_t rows, int64_t hidden,
+                   const torch::TensorOptions& options) {
+  if (!last.defined()) return torch::zeros({rows, hidden}, options);
+  if (rows <= last.size(0)) return last.narrow(0, 0, rows);
+  return torch::cat({last, torch::zeros({rows - last.size(0), hidden}, options)});
 }
 
-// The rows [0, B_t) of h replaced by `head` (the rows below are kept): [B, H].
-Tensor replace_head(const Tensor& h, const Tensor& head) {
-  const int64_t head_rows = head.size(0), rows = h.size(0);
-  return head_rows == rows ? head : torch::cat({head, h.narrow(0, head_rows, rows - head_rows)});
+// Each row's state after its last step: [B, H], from the pieces that rows left the batch with
+// (rows [r_k, r_{k-1}) leaving after piece k) and the last step's h'.
+Tensor final_states(const Tensor& last, const std::vector<Tensor>& left, int64_t batch,
+                    int64_t hidden, const torch::TensorOptions& options) {
+  std::vector<Tensor> pieces{last};
+  pieces.insert(pieces.end(), left.rbegin(), left.rend());
+  int64_t rows = 0;
+  for (const auto& p : pieces) rows += p.size(0);
+  if (rows < batch) pieces.push_back(torch::zeros({batch - rows, hidden}, options));
+  return pieces.size() == 1 ? last : torch::cat(pieces);
 }
 
+// The states and gradients of every step are written into [B, S, ...] tensors in place, and the
+// running state is the previous step's output: no per-step concatenations (four a step each
+// way, a quarter of the encoder's non-product time on the reference model).
 struct GruDirection : torch::autograd::Function<GruDirection> {
   static variable_list forward(AutogradContext* ctx, const Tensor& gi_all, const Tensor& w_hh,
                                const Tensor& b_hh, const std::vector<int64_t>& active, bool reverse,
@@ -34,28 +45,31 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
     // tests).
     const auto state_dtype =
         gi_all.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
+    const auto options = gi_all.options().dtype(state_dtype);
     const auto w_mm = bf16 ? w_hh.to(torch::kBFloat16) : w_hh;  // [3H, H]
     const auto b_mm = b_hh.to(w_mm.scalar_type());
     // The gates read the input products as they are when their type is the hidden products'.
     const auto gi = gi_all.scalar_type() == w_mm.scalar_type() ? gi_all : gi_all.to(state_dtype);
-    auto h = torch::zeros({batch, hidden}, gi_all.options().dtype(state_dtype));
-    // Per step: the gates [B_t, 4H] and the state the step started from [B_t, H].
-    std::vector<Tensor> states(static_cast<std::size_t>(steps)), saved;
+    auto states = torch::zeros({batch, steps, hidden}, options);  // h'_t of the active rows
+    Tensor last;                                                  // the last step's h'
+    std::vector<Tensor> saved, left;  // per step: the gates [B_t, 4H] and h [B_t, H]
     saved.reserve(static_cast<std::size_t>(2 * steps));
     for (int64_t k = 0; k < steps; ++k) {
       const int64_t t = reverse ? steps - 1 - k : k;
       const int64_t rows = active[static_cast<std::size_t>(t)];
-      if (rows == 0) {
-        states[static_cast<std::size_t>(t)] = torch::zeros_like(h);
-        continue;
+      if (rows == 0) continue;
+      if (last.defined() && rows < last.size(0)) {
+        left.push_back(last.narrow(0, rows, last.size(0) - rows));
       }
-      const auto prev = h.narrow(0, 0, rows);
+      const auto prev = start_state(last, rows, hidden, options);
       const auto gh = torch::addmm(b_mm, prev.to(w_mm.scalar_type()), w_mm.t());  // [B_t, 3H]
       auto gates = gru_gates_forward(gi.select(1, t).narrow(0, 0, rows), gh, prev);
       saved.insert(saved.end(), {gates.saved, prev});
-      h = replace_head(h, gates.next);
-      states[static_cast<std::size_t>(t)] = pad_rows(gates.next, batch);
+      states.select(1, t).narrow(0, 0, rows).copy_(gates.next);
+      last = gates.next;
     }
+    const auto final = last.defined() ? final_states(last, left, batch, hidden, options)
+                                      : torch::zeros({batch, hidden}, options);
     ctx->saved_data["w_mm"] = w_mm;
     ctx->saved_data["saved"] = saved;
     ctx->saved_data["active"] = active;
@@ -64,7 +78,7 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
     ctx->saved_data["state_dtype"] = state_dtype;
     ctx->saved_data["batch"] = batch;
     ctx->saved_data["hidden"] = hidden;
-    return {torch::stack(states, /*dim=*/1), h};
+    return {states, final};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
@@ -78,10 +92,13 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
     const int64_t batch = ctx->saved_data["batch"].toInt();
     const int64_t hidden = ctx->saved_data["hidden"].toInt();
     const auto state_dtype = ctx->saved_data["state_dtype"].toScalarType();
-    // dL/dh through the later steps (and the final state): [B, H].
-    auto dh = grads[1].defined() ? grads[1].to(state_dtype)
-                                 : torch::zeros({batch, hidden}, w_mm.options().dtype(state_dtype));
-    std::vector<Tensor> d_gi(static_cast<std::size_t>(steps)), d_gh, h_prev;
+    const auto options = w_mm.options().dtype(state_dtype);
+    // dL/dh through the later steps (and the final state): [B, H], updated in place.
+    auto dh = grads[1].defined() ? grads[1].to(state_dtype, /*non_blocking=*/false, /*copy=*/true)
+                                 : torch::zeros({batch, hidden}, options);
+    const int64_t gates = w_mm.size(0);
+    auto d_gi_all = torch::zeros({batch, steps, gates}, options);  // zero where a row is done
+    std::vector<Tensor> d_gh, h_prev;
     auto next_saved = static_cast<int64_t>(saved.size());
     // The forward's steps in reverse order: k = steps - 1 .. 0.
     for (int64_t k = steps - 1; k >= 0; --k) {
@@ -89,24 +106,19 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
       const int64_t rows = active[static_cast<std::size_t>(t)];
       if (rows == 0) continue;
       next_saved -= 2;
-      const auto& gates = saved[static_cast<std::size_t>(next_saved)];
+      const auto& gate_values = saved[static_cast<std::size_t>(next_saved)];
       const auto& prev = saved[static_cast<std::size_t>(next_saved + 1)];
       // The gradient from this step's output state, added to dh inside the gates' backward.
       const auto d_state_t =
           d_states.defined() ? d_states.select(1, t).narrow(0, 0, rows) : Tensor();
-      auto g =
-          gru_gates_backward(dh.narrow(0, 0, rows), d_state_t, gates, prev, w_mm.scalar_type());
-      d_gi[static_cast<std::size_t>(t)] = pad_rows(g.d_gi, batch);
-      dh = replace_head(dh, g.d_h.add_(torch::mm(g.d_gh_mm, w_mm)));  // d z + dgh W_hh
+      auto head = dh.narrow(0, 0, rows);
+      auto g = gru_gates_backward(head, d_state_t, gate_values, prev, w_mm.scalar_type());
+      d_gi_all.select(1, t).narrow(0, 0, rows).copy_(g.d_gi);
+      head.copy_(g.d_h.add_(torch::mm(g.d_gh_mm, w_mm)));  // d z + dgh W_hh
       d_gh.push_back(g.d_gh);
       h_prev.push_back(prev);
     }
-    const int64_t gates = w_mm.size(0);
-    for (auto& d : d_gi) {
-      if (!d.defined()) d = torch::zeros({batch, gates}, dh.options());
-    }
-    const auto d_gi_all =
-        torch::stack(d_gi, /*dim=*/1).to(ctx->saved_data["gi_dtype"].toScalarType());
+    d_gi_all = d_gi_all.to(ctx->saved_data["gi_dtype"].toScalarType());
     if (d_gh.empty()) return {d_gi_all, Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
     const auto d_gh_all = torch::cat(d_gh);  // [N, 3H] over every (row, step) run
     // dW_hh [3H, H] in the hidden products' type (bf16 under mixed precision, as autocast's
