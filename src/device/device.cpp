@@ -10,6 +10,7 @@
 #include "config/choices.h"
 #include "platform/openblas.h"
 #include "platform/openmp.h"
+#include "platform/tcmalloc.h"
 #include "util/error.h"
 #include "util/logging.h"
 
@@ -64,8 +65,9 @@ bool threads_follow_load(int64_t threads) { return threads <= 0 && environment_t
 
 std::string set_threads(int64_t threads) {
   const std::string kernels = platform::openblas_kernels();
-  const std::string waiting =
-      "; OpenMP threads " + platform::openmp_waiting() + (kernels.empty() ? "" : "; " + kernels);
+  const std::string waiting = "; OpenMP threads " + platform::openmp_waiting() +
+                              (kernels.empty() ? "" : "; " + kernels) + "; " +
+                              platform::tcmalloc_release();
   const int64_t environment = environment_threads();
   if (threads > 0 || environment > 0) {
     const auto asked = threads > 0 ? threads : environment;

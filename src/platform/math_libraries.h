@@ -1,7 +1,8 @@
 #pragma once
 // Settings of LibTorch's math libraries that they read only when they load, before main():
-// how OpenMP's idle threads wait (platform/openmp.h) and which OpenBLAS kernels run the fp32
-// matrix products (platform/openblas.h). The program chooses them and starts itself again with
+// how OpenMP's idle threads wait (platform/openmp.h), which OpenBLAS kernels run the fp32
+// matrix products (platform/openblas.h), and whether the allocator keeps freed memory
+// (platform/tcmalloc.h). The program chooses them and starts itself again with
 // them in its environment; what the user's environment already says wins.
 
 namespace s2s::platform {
