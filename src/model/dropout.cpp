@@ -41,6 +41,7 @@ torch::Tensor dropout_mask(int64_t n, double p, uint64_t seed) {
 }
 
 torch::Tensor dropout(const torch::Tensor& x, double p, bool training) {
+  TORCH_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
   if (!training || p == 0 || x.numel() == 0) return x;
   if (p >= 1) return x * torch::zeros({}, x.options());
   if (!x.device().is_cpu()) {

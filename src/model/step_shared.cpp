@@ -11,9 +11,11 @@ using torch::autograd::variable_list;
 
 // The fused kernel's case (model/weighted_sum_kernel.h): fp32 on a CPU, values [R >= r, S, D]
 // contiguous (their first r rows are then contiguous too).
+// Other shapes take bmm, which names what is wrong.
 bool kernel_applies(const Tensor& mix, const Tensor& values) {
   return mix.device().is_cpu() && values.device().is_cpu() && mix.scalar_type() == torch::kFloat &&
-         values.scalar_type() == torch::kFloat && values.is_contiguous();
+         values.scalar_type() == torch::kFloat && values.is_contiguous() && mix.dim() == 2 &&
+         values.dim() == 3 && mix.size(1) == values.size(1) && mix.size(0) <= values.size(0);
 }
 
 WeightedSumShape shape_of(const Tensor& mix, const Tensor& values) {

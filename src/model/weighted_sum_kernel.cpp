@@ -13,8 +13,7 @@ S2S_VECTOR_CLONES void forward_row(const float* mix, const float* values, int64_
 #pragma omp simd
   for (int64_t d = 0; d < size; ++d) context[d] = 0.0f;
   for (int64_t s = 0; s < len; ++s) {
-    const float a = mix[s];
-    if (a == 0.0f) continue;  // padding (and one-hot rows) add nothing
+    const float a = mix[s];  // 0 at padding; still multiplied, as bmm does (NaN stays NaN)
     const float* v = values + s * size;
 #pragma omp simd
     for (int64_t d = 0; d < size; ++d) context[d] += a * v[d];

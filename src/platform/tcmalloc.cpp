@@ -1,5 +1,7 @@
 #include "platform/tcmalloc.h"
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 
 namespace s2s::platform {
@@ -10,8 +12,12 @@ constexpr const char* kChosenBy = "S2S_TCMALLOC_CHOSEN";  // marks the second st
 
 }  // namespace
 
-bool choose_tcmalloc_release() {
-  if (std::getenv(kRate) != nullptr) return false;
+bool tcmalloc_linked() {
+  return ::dlsym(RTLD_DEFAULT, "MallocExtension_ReleaseFreeMemory") != nullptr;
+}
+
+bool choose_tcmalloc_release(bool linked) {
+  if (!linked || std::getenv(kRate) != nullptr) return false;
   ::setenv(kRate, "0", 1);
   ::setenv(kChosenBy, "1", 1);
   return true;
@@ -22,7 +28,8 @@ void unset_tcmalloc_release() {
   ::unsetenv(kChosenBy);
 }
 
-std::string tcmalloc_release() {
+std::string tcmalloc_release(bool linked) {
+  if (!linked) return "malloc other than tcmalloc (a sanitizer build)";
   const char* rate = std::getenv(kRate);
   if (rate == nullptr) return "freed memory returned to the system (tcmalloc's default)";
   const std::string setting = std::string(kRate) + "=" + rate;

@@ -62,7 +62,7 @@ torch::Tensor FusedAdam::step(LossClosure closure) {
   }
   std::unordered_set<const c10::TensorImpl*> scaled_params;
   for (const auto& p : scaled) scaled_params.insert(p.unsafeGetTensorImpl());
-  const float scale_value = scale.defined() ? scale.item<float>() : 1.0F;
+  const double scale_value = scale.defined() ? scale.item<double>() : 1.0;
   torch::NoGradGuard no_grad;
   torch::Tensor loss;
   if (closure != nullptr) {

@@ -19,7 +19,7 @@ struct AdamScalars {
   double beta1, beta2, eps, weight_decay;
   double step_size;         // lr / (1 - beta1^t)
   double sqrt_bc2;          // sqrt(1 - beta2^t)
-  float grad_scale = 1.0F;  // c: LibTorch's clip_grad_norm_ multiplies by an fp32 coefficient
+  double grad_scale = 1.0;  // c, as a value of the parameters' type (clipping's coefficient)
 };
 
 // p, g, m, v: n contiguous elements each. Parallel over the OpenMP threads for large n.

@@ -46,6 +46,19 @@ void TrainStep::clip_gradients(model::Seq2Seq& model, torch::optim::Optimizer& o
   for (auto& p : clipped) p.grad().mul_(scale);
 }
 
+void TrainStep::keep_zero_gradients(torch::optim::Optimizer& optimizer) const {
+  for (auto& group : optimizer.param_groups()) {
+    for (auto& p : group.params()) {
+      const auto* key = p.unsafeGetTensorImpl();
+      if (p.grad().defined()) {
+        had_gradient_.insert(key);
+      } else if (had_gradient_.count(key) != 0) {
+        p.mutable_grad() = torch::zeros_like(p);
+      }
+    }
+  }
+}
+
 int64_t TrainStep::rows_per_sentence() const {
   return samples_attention_ ? reinforce_.samples_per_sentence() : 1;
 }
@@ -79,7 +92,8 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
   threads_.update();
   model->train();
   // No gradients rather than zeroed ones: backward then hands each parameter its gradient as
-  // computed instead of adding it into zeros (a pass over every gradient, and the zeroing's).
+  // computed instead of adding it into zeros (a pass over every gradient, and the zeroing's);
+  // keep_zero_gradients() restores zeros where zero_grad() would have left them.
   for (auto& group : optimizer.param_groups()) {
     for (auto& p : group.params()) p.mutable_grad().reset();
   }
@@ -131,6 +145,7 @@ StepResult TrainStep::operator()(model::Seq2Seq& model, torch::optim::Optimizer&
   }
   if (!result.finite) return result;
   total.backward();
+  keep_zero_gradients(optimizer);
   if (distributed_ != nullptr) distributed_->average_gradients(model->parameters());
   {
     RECORD_USER_SCOPE("s2s::optimizer");  // experiments/breakdown.h

@@ -9,6 +9,8 @@
 
 #include <torch/torch.h>
 
+#include <unordered_set>
+
 #include "batching/batch.h"
 #include "config/config.h"
 #include "device/device.h"
@@ -55,6 +57,11 @@ class TrainStep {
   // fused Adam applies the coefficient inside its update (train/adam.h), others get mul_.
   void clip_gradients(model::Seq2Seq& model, torch::optim::Optimizer& optimizer) const;
 
+  // After backward: a zero gradient for every parameter that had one at an earlier step and got
+  // none at this one, as optimizer.zero_grad() leaves them (the optimizer then still updates
+  // it, and every rank all-reduces the same gradients).
+  void keep_zero_gradients(torch::optim::Optimizer& optimizer) const;
+
   config::TrainingConfig training_;
   bool samples_attention_;  // hard attention trained with REINFORCE
   config::GuidedAlignmentLoss guided_loss_;
@@ -65,6 +72,7 @@ class TrainStep {
   Distributed* distributed_;
   // One thread per free core, re-checked as steps run: how fast a step runs, not what it does.
   mutable device::LoadFollowingThreads threads_;
+  mutable std::unordered_set<const c10::TensorImpl*> had_gradient_;  // keep_zero_gradients()
 };
 
 }  // namespace s2s::train

@@ -128,39 +128,42 @@ TEST(FusedAdamFallbackTest, ParametersWithoutGradientKeepNoState) {
 // gradients first, bit for bit, for the fused step and for the fallback; the gradients
 // themselves keep their values, and parameters left out take theirs unscaled.
 TEST(FusedAdamScaleTest, ScaledGradientsEqualMultiplyingFirst) {
-  for (const bool amsgrad : {false, true}) {
-    auto scaled = make_params(torch::kFloat);
-    auto multiplied = clones(scaled);
-    const auto options = AdamOptions(3e-3).weight_decay(0.01).amsgrad(amsgrad);
-    train::FusedAdam a(scaled, options), b(multiplied, options);
-    for (int update = 0; update < 3; ++update) {
-      const auto scale = torch::tensor(0.37F - 0.1F * static_cast<float>(update));
-      std::vector<torch::Tensor> grads;
-      for (std::size_t i = 0; i < scaled.size(); ++i) {
-        grads.push_back(torch::randn(scaled[i].sizes()));
-        scaled[i].mutable_grad() = grads.back().clone();
-        // The last parameter is not clipped: its gradient goes in as it is on both sides.
-        multiplied[i].mutable_grad() =
-            i + 1 < scaled.size() ? grads.back() * scale : grads.back().clone();
+  for (const auto type : {torch::kFloat, torch::kDouble}) {
+    for (const bool amsgrad : {false, true}) {
+      auto scaled = make_params(type);
+      auto multiplied = clones(scaled);
+      const auto options = AdamOptions(3e-3).weight_decay(0.01).amsgrad(amsgrad);
+      train::FusedAdam a(scaled, options), b(multiplied, options);
+      for (int update = 0; update < 3; ++update) {
+        // Clipping's coefficient has the gradients' type (train/train_step.cpp).
+        const auto scale = torch::tensor(0.37 - 0.1 * update, torch::dtype(type));
+        std::vector<torch::Tensor> grads;
+        for (std::size_t i = 0; i < scaled.size(); ++i) {
+          grads.push_back(torch::randn(scaled[i].sizes(), torch::dtype(type)));
+          scaled[i].mutable_grad() = grads.back().clone();
+          // The last parameter is not clipped: its gradient goes in as it is on both sides.
+          multiplied[i].mutable_grad() =
+              i + 1 < scaled.size() ? grads.back() * scale : grads.back().clone();
+        }
+        a.scale_gradients({scaled[0], scaled[1]}, scale);
+        a.step();
+        b.step();
+        EXPECT_EQ(a.fused(), !amsgrad);
+        if (!amsgrad) {
+          EXPECT_TRUE(torch::equal(scaled[0].grad(), grads[0]));  // left unscaled
+        }
       }
-      a.scale_gradients({scaled[0], scaled[1]}, scale);
+      expect_close(scaled, multiplied, 0.0);
+      // A later step without scale_gradients scales nothing.
+      for (std::size_t i = 0; i < scaled.size(); ++i) {
+        const auto g = torch::randn(scaled[i].sizes(), torch::dtype(type));
+        scaled[i].mutable_grad() = g.clone();
+        multiplied[i].mutable_grad() = g.clone();
+      }
       a.step();
       b.step();
-      EXPECT_EQ(a.fused(), !amsgrad);
-      if (!amsgrad) {
-        EXPECT_TRUE(torch::equal(scaled[0].grad(), grads[0]));  // left unscaled
-      }
+      expect_close(scaled, multiplied, 0.0);
     }
-    expect_close(scaled, multiplied, 0.0);
-    // A later step without scale_gradients scales nothing.
-    for (std::size_t i = 0; i < scaled.size(); ++i) {
-      const auto g = torch::randn(scaled[i].sizes());
-      scaled[i].mutable_grad() = g.clone();
-      multiplied[i].mutable_grad() = g.clone();
-    }
-    a.step();
-    b.step();
-    expect_close(scaled, multiplied, 0.0);
   }
 }
 

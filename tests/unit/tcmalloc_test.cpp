@@ -39,11 +39,11 @@ class TcmallocTest : public ::testing::Test {
 };
 
 TEST_F(TcmallocTest, SetsTheRateWhereTheEnvironmentLeavesItOpen) {
-  EXPECT_EQ(platform::tcmalloc_release(),
+  EXPECT_EQ(platform::tcmalloc_release(true),
             "freed memory returned to the system (tcmalloc's default)");
-  ASSERT_TRUE(platform::choose_tcmalloc_release());
+  ASSERT_TRUE(platform::choose_tcmalloc_release(true));
   EXPECT_STREQ(std::getenv("TCMALLOC_RELEASE_RATE"), "0");
-  EXPECT_EQ(platform::tcmalloc_release(),
+  EXPECT_EQ(platform::tcmalloc_release(true),
             "freed memory kept (TCMALLOC_RELEASE_RATE=0, set by s2s)");
   platform::unset_tcmalloc_release();
   EXPECT_EQ(std::getenv("TCMALLOC_RELEASE_RATE"), nullptr);
@@ -51,10 +51,18 @@ TEST_F(TcmallocTest, SetsTheRateWhereTheEnvironmentLeavesItOpen) {
 
 TEST_F(TcmallocTest, TheUsersRateWins) {
   ::setenv("TCMALLOC_RELEASE_RATE", "2.5", 1);
-  EXPECT_FALSE(platform::choose_tcmalloc_release());
+  EXPECT_FALSE(platform::choose_tcmalloc_release(true));
   EXPECT_STREQ(std::getenv("TCMALLOC_RELEASE_RATE"), "2.5");
-  EXPECT_EQ(platform::tcmalloc_release(),
+  EXPECT_EQ(platform::tcmalloc_release(true),
             "freed memory as the environment says (TCMALLOC_RELEASE_RATE=2.5)");
+}
+
+// Without tcmalloc (the sanitizer builds, and these tests, which do not link it) nothing is set.
+TEST_F(TcmallocTest, NothingToSetWithoutTcmalloc) {
+  EXPECT_FALSE(platform::tcmalloc_linked());
+  EXPECT_FALSE(platform::choose_tcmalloc_release(false));
+  EXPECT_EQ(std::getenv("TCMALLOC_RELEASE_RATE"), nullptr);
+  EXPECT_EQ(platform::tcmalloc_release(false), "malloc other than tcmalloc (a sanitizer build)");
 }
 
 }  // namespace
