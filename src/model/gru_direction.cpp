@@ -21,9 +21,10 @@ Tensor start_state(const Tensor& last, int64_t rows, int64_t hidden,
 }
 
 // Each row's state after its last step: [B, H], from the pieces that rows left the batch with
-// (rows [r_k, r_{k-1}) leaving after piece k) and the last step's h'.
+// (rows [r_k, r_{k-1}) leaving after piece k) and the last step's h' (undefined: no step ran).
 Tensor final_states(const Tensor& last, const std::vector<Tensor>& left, int64_t batch,
                     int64_t hidden, const torch::TensorOptions& options) {
+  if (!last.defined()) return torch::zeros({batch, hidden}, options);
   std::vector<Tensor> pieces{last};
   pieces.insert(pieces.end(), left.rbegin(), left.rend());
   int64_t rows = 0;
@@ -68,8 +69,7 @@ struct GruDirection : torch::autograd::Function<GruDirection> {
       states.select(1, t).narrow(0, 0, rows).copy_(gates.next);
       last = gates.next;
     }
-    const auto final = last.defined() ? final_states(last, left, batch, hidden, options)
-                                      : torch::zeros({batch, hidden}, options);
+    const auto final = final_states(last, left, batch, hidden, options);
     ctx->saved_data["w_mm"] = w_mm;
     ctx->saved_data["saved"] = saved;
     ctx->saved_data["active"] = active;

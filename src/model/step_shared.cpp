@@ -130,13 +130,14 @@ torch::Tensor step_rows(const StepShared& shared, int64_t r) {
 }
 
 torch::Tensor weighted_sum(const torch::Tensor& mix, const StepShared& values) {
-  if (!values.grad.defined() || !torch::GradMode::is_enabled()) {
-    if (torch::GradMode::is_enabled() && (mix.requires_grad() || values.tensor.requires_grad())) {
-      return torch::bmm(mix.unsqueeze(1), step_rows(values, mix.size(0))).squeeze(1);
-    }
-    return context_of(mix, values.tensor);  // nothing to record
+  const bool grad_mode = torch::GradMode::is_enabled();
+  if (grad_mode && values.grad.defined()) {
+    return StepWeightedSum::apply(mix, values.tensor, values.grad);
   }
-  return StepWeightedSum::apply(mix, values.tensor, values.grad);
+  if (grad_mode && (mix.requires_grad() || values.tensor.requires_grad())) {  // recorded op by op
+    return torch::bmm(mix.unsqueeze(1), step_rows(values, mix.size(0))).squeeze(1);
+  }
+  return context_of(mix, values.tensor);  // nothing to record
 }
 
 }  // namespace s2s::model

@@ -20,9 +20,9 @@ class FusedAdam : public torch::optim::Adam {
   bool fused() const;
 
   // The next step() uses these parameters' gradients times `scale` (gradient clipping's
-  // coefficient, a 0-dim fp32 tensor): inside the fused pass, which saves clipping's own pass over
-  // every gradient (a third of the optimizer's time on the reference model), else by mul_ first.
-  // The gradients themselves keep their unscaled values.
+  // coefficient, a 0-dim tensor of the gradients' type): inside the fused pass, which saves
+  // clipping's own pass over every gradient (a third of the optimizer's time on the reference
+  // model), else by mul_ first. The gradients themselves keep their unscaled values.
   void scale_gradients(const std::vector<torch::Tensor>& params, const torch::Tensor& scale);
 
  private:
